@@ -1,0 +1,73 @@
+// Builds the HTTP application: services, error model, doors. main.ts starts it; tests inject into it.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { openDb, type Db } from './platform/db/dialect.ts';
+import { migrateToLatest } from './platform/db/migrations.ts';
+import { requestId } from './platform/ids.ts';
+import { loggerOptions } from './platform/log.ts';
+import type { Services } from './platform/operation.ts';
+import { waitingScheduler, type ProbeScheduler } from './probe/scheduler.ts';
+import { operations } from './catalog.ts';
+import { sendError } from './http/errors.ts';
+import { registerHealth } from './http/health.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { registerRest } from './http/rest.ts';
+import { registerMcp } from './http/mcp.ts';
+import { registerOpenApi } from './http/openapi.ts';
+
+export interface AppOptions {
+  config: Config;
+  clock?: Clock;
+  /** An already open database (tests share one between instances); otherwise one is opened from config. */
+  db?: Db;
+  probes?: ProbeScheduler;
+}
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+}
+
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config } = options;
+  const ownsDb = !options.db;
+  const db = options.db ?? openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(db);
+
+  const http = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (req) => requestId(req.headers['x-request-id']),
+    trustProxy: config.trustProxy ?? false,
+    return503OnClosing: true,
+  });
+  const services: Services = {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    log: http.log,
+    probes: options.probes ?? waitingScheduler,
+  };
+
+  // Only JSON bodies are accepted; anything else is a 415, not a silent string.
+  http.removeContentTypeParser('text/plain');
+  http.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  http.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+  http.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ ok: false, error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }, request_id: request.id }),
+  );
+  http.addHook('onClose', async () => {
+    await services.probes.close();
+    if (ownsDb) await db.close();
+  });
+
+  await registerRateLimit(http, config);
+  registerHealth(http, services);
+  registerRest(http, services);
+  registerMcp(http, services, operations);
+  registerOpenApi(http, services);
+  return { http, services };
+}

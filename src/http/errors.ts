@@ -1,0 +1,36 @@
+// Translates any thrown error into DESIGN.md's REST error: status + {ok:false, error, request_id}.
+// Bad input never becomes a 500, and a 500 never shows internals.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../platform/errors.ts';
+
+const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than the limit'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'send the body as application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'content-length does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'body_required', 'the request body is empty; send a JSON object'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the request body is not valid JSON'],
+};
+
+/** Maps an error to an AppError; unknown errors become an opaque 500. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as Partial<FastifyError> & { limit?: number };
+  if (e.code && FASTIFY_CODES[e.code]) {
+    const [status, code, message] = FASTIFY_CODES[e.code]!;
+    return new AppError(status, code, message);
+  }
+  if (e instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))) {
+    return new AppError(400, 'invalid_json', 'the request body is not valid JSON');
+  }
+  if (e.statusCode === 429) return new AppError(429, 'rate_limited', e.message ?? 'too many requests');
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError(e.statusCode, 'bad_request', e.message ?? 'bad request');
+  }
+  return new AppError(500, 'internal', 'internal error; quote request_id when reporting it');
+}
+
+export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(err);
+  if (appError.status >= 500) request.log.error({ err }, 'request failed');
+  return reply.code(appError.status).send({ ok: false, error: appError.toBody(), request_id: request.id });
+}

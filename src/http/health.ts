@@ -1,0 +1,22 @@
+// /healthz: the process is up. /readyz: the database answers. Neither is rate limited.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Services } from '../platform/operation.ts';
+
+export function registerHealth(app: FastifyInstance, services: Services) {
+  const config = { rateLimit: false };
+  app.get('/healthz', { config }, async () => ({ ok: true, version: services.config.version }));
+  app.get('/readyz', { config }, async (request, reply) => {
+    try {
+      await sql`select 1`.execute(services.db.kysely);
+      return { ok: true, database: services.db.engine };
+    } catch (err) {
+      request.log.warn({ err }, 'database not reachable');
+      return reply.code(503).send({
+        ok: false,
+        error: { code: 'database_unreachable', message: `the ${services.db.engine} database does not answer` },
+        request_id: request.id,
+      });
+    }
+  });
+}

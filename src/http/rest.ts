@@ -1,0 +1,41 @@
+// The REST door (SPEC.md 4.1): maps query or body to an operation's input and its result to JSON.
+import type { FastifyInstance } from 'fastify';
+import type { Operation, Services } from '../platform/operation.ts';
+import { runOperation } from '../platform/operation.ts';
+import { badRequest } from '../platform/errors.ts';
+import { requestCtx } from './context.ts';
+import { publish, checkStatus } from '../listings/operations.ts';
+import { listActiveListings } from '../listings/active.ts';
+import { talkCheckIn } from '../talk/operations.ts';
+
+export interface RestRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  operation: Operation<any, any>;
+  /** Where the input comes from; `body` routes require a JSON object body. */
+  from: 'query' | 'body';
+  summary: string;
+}
+
+export const restRoutes: RestRoute[] = [
+  { method: 'POST', path: '/api/publish', operation: publish, from: 'body', summary: 'List an agent card or MCP server URL' },
+  { method: 'GET', path: '/api/listings/status', operation: checkStatus, from: 'query', summary: 'Status of a listing by id or name' },
+  { method: 'GET', path: '/api/listings/active', operation: listActiveListings, from: 'query', summary: 'Live listings in the funnel envelope' },
+  { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
+];
+
+export function registerRest(app: FastifyInstance, services: Services) {
+  for (const route of restRoutes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request) => {
+        const raw = route.from === 'query' ? request.query : request.body;
+        if (route.from === 'body' && (raw === undefined || raw === null)) {
+          throw badRequest('body_required', 'a JSON object body is required (content-type: application/json)');
+        }
+        return runOperation(route.operation, requestCtx(services, request), raw, 'rest');
+      },
+    });
+  }
+}
