@@ -1,5 +1,6 @@
 // Builds the HTTP application: services, error model, doors. main.ts starts it; tests inject into it.
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Writable } from 'node:stream';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDb, type Db } from './platform/db/dialect.ts';
@@ -22,6 +23,8 @@ export interface AppOptions {
   /** An already open database (tests share one between instances); otherwise one is opened from config. */
   db?: Db;
   probes?: ProbeScheduler;
+  /** Where logs go (default stdout); tests read them to prove secrets are redacted. */
+  logStream?: Writable;
 }
 
 export interface App {
@@ -36,7 +39,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await migrateToLatest(db);
 
   const http = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, options.logStream),
     bodyLimit: config.bodyLimitBytes,
     genReqId: (req) => requestId(req.headers['x-request-id']),
     trustProxy: config.trustProxy ?? false,

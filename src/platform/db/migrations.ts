@@ -61,7 +61,17 @@ class InlineProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe to run from several instances at once (Kysely takes a lock). */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: new InlineProvider(db) });
+  // Kysely looks for its bookkeeping tables across every schema unless told which one, so on
+  // PostgreSQL name the connection's own schema (several Rollcall databases may share a server).
+  const schema =
+    db.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: new InlineProvider(db),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

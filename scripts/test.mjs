@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm test`: type-check, then the whole suite on SQLite, then again on PostgreSQL in a fresh
+// database this script creates and drops. PostgreSQL is used when reachable (or DATABASE_URL is
+// set); under CI=true, or with DATABASE_URL set, an unreachable PostgreSQL fails the run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+
+function run(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+function testFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return testFiles(p);
+    return e.name.endsWith('.test.ts') ? [path.relative(root, p)] : [];
+  });
+}
+
+const count = (out, word) => [...out.matchAll(new RegExp(`^ℹ ${word} (\\d+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
+
+async function suite(label, env) {
+  console.log(`\n=== tests on ${label} ===`);
+  const files = testFiles(path.join(root, 'test')).sort();
+  const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], env);
+  const result = { label, passed: count(out, 'pass'), failed: count(out, 'fail'), code };
+  if (code !== 0 && result.failed === 0) result.failed = 1; // the runner itself failed
+  return result;
+}
+
+async function postgresAdminUrl() {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return { url };
+  } catch (err) {
+    return { url, error: err };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function withAdmin(url, sql) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const results = [];
+const tsc = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit'], {});
+if (tsc.code !== 0) {
+  console.error('type check failed');
+  process.exit(1);
+}
+
+results.push(await suite('SQLite', { RC_TEST_ENGINE: 'sqlite' }));
+
+const admin = await postgresAdminUrl();
+if (admin.error) {
+  const why = `PostgreSQL is not reachable at ${admin.url.replace(/\/\/[^@]*@/, '//')}: ${admin.error.message}`;
+  if (ci || process.env.DATABASE_URL) {
+    console.error(`\n${why}\nThe PostgreSQL run is required here (CI or DATABASE_URL); failing.`);
+    results.push({ label: 'PostgreSQL', passed: 0, failed: 1, code: 1 });
+  } else {
+    console.warn(`\n!!! ${why}\n!!! ONLY SQLite WAS TESTED. Start PostgreSQL or set DATABASE_URL to test both engines.`);
+  }
+} else {
+  const dbName = `rollcall_test_${Date.now()}_${process.pid}`;
+  const target = new URL(admin.url);
+  target.pathname = `/${dbName}`;
+  await withAdmin(admin.url, `CREATE DATABASE ${dbName}`);
+  try {
+    results.push(await suite(`PostgreSQL (${dbName})`, { RC_TEST_ENGINE: 'postgres', RC_TEST_DATABASE_URL: target.toString() }));
+  } finally {
+    await withAdmin(admin.url, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  }
+}
+
+console.log('');
+for (const r of results) console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.every((r) => r.code === 0) ? 0 : 1);

@@ -1,0 +1,122 @@
+// Starts a real Rollcall app for a test on the engine of this run (RC_TEST_ENGINE): SQLite in a
+// temporary DATA_DIR, or PostgreSQL in a fresh schema of the run's database (scripts/test.mjs).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Writable } from 'node:stream';
+import { buildApp, type App } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { ManualClock, type Clock } from '../../src/platform/clock.ts';
+import { openDb, type Db } from '../../src/platform/db/dialect.ts';
+import type { ProbeScheduler } from '../../src/probe/scheduler.ts';
+
+export const engine = (process.env.RC_TEST_ENGINE ?? 'sqlite') as 'sqlite' | 'postgres';
+
+export interface TestStore {
+  db: Db;
+  dataDir: string;
+  /** Environment that points a child process at the same database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test (a schema on PostgreSQL, a directory on SQLite). */
+export async function freshStore(): Promise<TestStore> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-test-'));
+  if (engine === 'postgres') {
+    const url = process.env.RC_TEST_DATABASE_URL;
+    if (!url) throw new Error('RC_TEST_DATABASE_URL is not set: run the suite through npm test');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const db = openDb({ databaseUrl: url, dataDir, pgSchema: schema });
+    const withSchema = new URL(url);
+    withSchema.searchParams.set('options', `-c search_path=${schema}`);
+    return {
+      db,
+      dataDir,
+      env: { DATABASE_URL: withSchema.toString(), DATA_DIR: dataDir },
+      async drop() {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const db = openDb({ dataDir });
+  return {
+    db,
+    dataDir,
+    env: { DATA_DIR: dataDir },
+    async drop() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp extends App {
+  config: Config;
+  clock: Clock;
+  store: TestStore;
+  /** Listens on a loopback port and returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  probes?: ProbeScheduler;
+  logStream?: Writable;
+}
+
+export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const store = await freshStore();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_READ_PER_MIN: '0',
+    RATE_LIMIT_WRITE_PER_MIN: '0',
+    ...store.env,
+    DATABASE_URL: undefined,
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock('2026-11-01T12:00:00.000Z');
+  const app = await buildApp({ config, db: store.db, clock, probes: options.probes, logStream: options.logStream });
+  let closed = false;
+  return {
+    ...app,
+    config,
+    clock,
+    store,
+    async listen() {
+      await app.http.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.http.server.address();
+      if (!address || typeof address === 'string') throw new Error('no port');
+      return `http://127.0.0.1:${address.port}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.http.close();
+      await store.db.close();
+      await store.drop();
+    },
+  };
+}
+
+/** POSTs JSON through inject and returns status and parsed body. */
+export async function postJson(app: App, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await app.http.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+  return { status: res.statusCode, body: res.json(), headers: res.headers };
+}
+
+export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
+  const res = await app.http.inject({ method: 'GET', url, headers });
+  return { status: res.statusCode, body: res.json(), headers: res.headers };
+}

@@ -1,0 +1,91 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { startApp, getJson, postJson, type TestApp } from './helpers/app.ts';
+import { redactUrl } from '../src/platform/log.ts';
+
+const apps: TestApp[] = [];
+const own = async (opts?: Parameters<typeof startApp>[0]) => {
+  const a = await startApp(opts);
+  apps.push(a);
+  return a;
+};
+after(async () => {
+  for (const a of apps) await a.close();
+});
+
+test('every response carries x-request-id; a sane incoming id is kept, a hostile one replaced', async () => {
+  const app = await own();
+  const generated = await getJson(app, '/healthz');
+  assert.match(String(generated.headers['x-request-id']), /^req_/);
+  const kept = await getJson(app, '/healthz', { 'x-request-id': 'trace-123' });
+  assert.equal(kept.headers['x-request-id'], 'trace-123');
+  const hostile = await getJson(app, '/api/listings/status?id=nope', { 'x-request-id': 'bad id\r\nx: y' });
+  assert.match(String(hostile.headers['x-request-id']), /^req_/);
+  assert.equal(hostile.body.request_id, hostile.headers['x-request-id']);
+});
+
+test('unknown routes are a 404 in the error shape', async () => {
+  const app = await own();
+  const res = await getJson(app, '/api/nothing-here');
+  assert.equal(res.status, 404);
+  assert.equal(res.body.ok, false);
+  assert.equal(res.body.error.code, 'not_found');
+});
+
+test('/healthz says the process is up; /readyz says the database answers, and 503 when it does not', async () => {
+  const app = await own();
+  assert.deepEqual((await getJson(app, '/healthz')).body, { ok: true, version: '0.1.0' });
+  const ready = await getJson(app, '/readyz');
+  assert.equal(ready.status, 200);
+  assert.equal(ready.body.database, process.env.RC_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite');
+  await app.services.db.close();
+  const down = await getJson(app, '/readyz');
+  assert.equal(down.status, 503);
+  assert.equal(down.body.error.code, 'database_unreachable');
+});
+
+test('/openapi.json describes every REST route with its parameters', async () => {
+  const app = await own();
+  const doc = (await getJson(app, '/openapi.json')).body;
+  assert.equal(doc.openapi, '3.1.0');
+  assert.equal(doc.info.version, '1.9.0');
+  for (const p of ['/api/publish', '/api/listings/status', '/api/listings/active', '/api/talk', '/api/mcp', '/healthz', '/readyz']) assert.ok(doc.paths[p], p);
+  assert.ok(doc.paths['/api/publish'].post.requestBody.content['application/json'].schema.properties.url);
+  const params = doc.paths['/api/listings/active'].get.parameters.map((p: { name: string }) => p.name);
+  assert.deepEqual(params.sort(), ['cursor', 'limit']);
+});
+
+test('per-address rate limits: writes and reads counted apart, 429 with Retry-After and RateLimit headers', async () => {
+  const app = await own({ env: { RATE_LIMIT_WRITE_PER_MIN: '2', RATE_LIMIT_READ_PER_MIN: '3' } });
+  assert.equal((await postJson(app, '/api/publish', { url: 'https://rl1.example.org/mcp' })).status, 200);
+  assert.equal((await postJson(app, '/api/publish', { url: 'https://rl2.example.org/mcp' })).status, 200);
+  const limited = await postJson(app, '/api/publish', { url: 'https://rl3.example.org/mcp' });
+  assert.equal(limited.status, 429);
+  assert.equal(limited.body.error.code, 'rate_limited');
+  assert.ok(limited.headers['retry-after']);
+  assert.equal(limited.headers['ratelimit-limit'], '2');
+  assert.equal(typeof limited.body.request_id, 'string');
+  assert.equal((await getJson(app, '/api/listings/active')).status, 200, 'reads have their own budget');
+  assert.equal((await getJson(app, '/healthz')).status, 200);
+  const stored = await app.services.db.kysely.selectFrom('listings').select('url').execute();
+  assert.deepEqual(stored.map((r) => r.url).sort(), ['https://rl1.example.org/mcp', 'https://rl2.example.org/mcp']);
+});
+
+test('logs never carry tokens: query secrets and authorization headers are redacted', async () => {
+  assert.equal(redactUrl('/api/products/access?token=rc_secret&artifact=kernel'), '/api/products/access?token=[redacted]&artifact=kernel');
+  assert.equal(redactUrl('/x?a=1&access_token=rc_abc'), '/x?a=1&access_token=[redacted]');
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await own({ env: { LOG_LEVEL: 'info' }, logStream: sink });
+  await getJson(app, '/api/talk?token=rc_supersecret&listing_id=nope', { authorization: 'Bearer rc_headersecret' });
+  const text = lines.join('');
+  assert.ok(text.includes('[redacted]'), text);
+  assert.ok(!text.includes('rc_supersecret'));
+  assert.ok(!text.includes('rc_headersecret'));
+});

@@ -1,0 +1,72 @@
+// The real service process, as `npm start` runs it: starts, serves, and shuts down on SIGTERM.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { freshStore, type TestStore } from './helpers/app.ts';
+
+const stores: TestStore[] = [];
+after(async () => {
+  for (const s of stores) await s.drop();
+});
+
+async function store() {
+  const s = await freshStore();
+  await s.db.close(); // the child process opens its own connection
+  stores.push(s);
+  return s;
+}
+
+const cli = (args: string[], env: Record<string, string>) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+
+test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async () => {
+  const s = await store();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    env: { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.includes('Rollcall is listening'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line).address);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  const health = await fetch(`${address}/healthz`);
+  assert.equal(health.status, 200);
+  const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://process.example.org/mcp' }) });
+  assert.equal((await publish.json()).outcome, 'listed');
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  assert.match(out, /shutting down/);
+});
+
+test('migrate: brings the schema up to date, then says it is', () => {
+  return store().then((s) => {
+    const first = cli(['migrate'], s.env);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /applied: 0001_listings_and_changes/);
+    const second = cli(['migrate'], s.env);
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stdout, /schema is up to date/);
+  });
+});
+
+test('bad configuration and unknown commands fail with a clear message', () => {
+  const badPort = cli(['migrate'], { PORT: 'eighty' });
+  assert.equal(badPort.status, 1);
+  assert.match(badPort.stderr, /invalid configuration: PORT/);
+  const badDb = cli(['migrate'], { DATABASE_URL: 'mysql://x' });
+  assert.equal(badDb.status, 1);
+  assert.match(badDb.stderr, /DATABASE_URL must start with postgres/);
+  const unknown = cli(['frobnicate'], {});
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command: frobnicate/);
+});
