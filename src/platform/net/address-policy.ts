@@ -1,0 +1,41 @@
+// Which addresses and ports outbound calls may reach (DESIGN.md "Safety rules"). Production
+// allows only global unicast on ports 80/443; PROBE_ALLOW_PRIVATE=1 (development, tests) allows any.
+import ipaddr from 'ipaddr.js';
+
+export interface AddressPolicy {
+  allowAddress(ip: string): boolean;
+  allowPort(port: number): boolean;
+}
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * True for a public unicast address. IPv4-mapped IPv6 is unwrapped first; NAT64 (64:ff9b::/96,
+ * 64:ff9b:1::/48), 6to4, Teredo, documentation, private, link-local, loopback, CGNAT, multicast
+ * and reserved ranges are refused because ipaddr.js names them something other than `unicast`;
+ * IPv6 must also be inside 2000::/3, which excludes the deprecated IPv4-compatible ::/96 form.
+ */
+export function isPublicAddress(ip: string): boolean {
+  const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  if (!ipaddr.isValid(text)) return false;
+  let addr = ipaddr.parse(text);
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) addr = v6.toIPv4Address();
+    else if (!v6.match(GLOBAL_UNICAST_V6)) return false;
+  }
+  return addr.range() === 'unicast';
+}
+
+export const publicOnlyPolicy: AddressPolicy = {
+  allowAddress: isPublicAddress,
+  allowPort: (port) => port === 80 || port === 443,
+};
+
+/** PROBE_ALLOW_PRIVATE=1: any valid address and port (never in production). */
+export const allowPrivatePolicy: AddressPolicy = {
+  allowAddress: (ip) => ipaddr.isValid(ip.replace(/^\[|\]$/g, '')),
+  allowPort: () => true,
+};
+
+export const policyFor = (allowPrivate: boolean): AddressPolicy => (allowPrivate ? allowPrivatePolicy : publicOnlyPolicy);

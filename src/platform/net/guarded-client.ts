@@ -1,0 +1,249 @@
+// The one guarded outbound client (DESIGN.md "Safety rules"). Every outbound call Rollcall makes
+// to a URL a stranger supplied goes through here: http(s) only, allowed ports, literal and
+// resolved addresses checked before dialing and the connected address checked again, redirects
+// followed by hand and re-validated, connect/total time limits, a body cap, a per-host
+// concurrency cap and an honest User-Agent. Node's global fetch is never used for this.
+import { Agent, buildConnector, request } from 'undici';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { AddressPolicy } from './address-policy.ts';
+
+export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly reason: OutboundReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+/** Resolves a host name to every address it has (tests inject their own). */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+export interface GuardedClientOptions {
+  policy: AddressPolicy;
+  userAgent: string;
+  resolver?: Resolver;
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBodyBytes?: number;
+  maxRedirects?: number;
+  perHostConcurrency?: number;
+  /** Called with the address just before a connection is dialed (a test spy; never required). */
+  onDial?: (address: string, port: number) => void;
+}
+
+export interface OutboundRequest {
+  method?: 'GET' | 'POST' | 'HEAD';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  redirects: string[];
+  elapsedMs: number;
+  text(): string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const unbracket = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
+
+/** Waits its turn per host so one host never gets more than `limit` probes at once. */
+class HostGate {
+  private active = new Map<string, number>();
+  private waiting = new Map<string, (() => void)[]>();
+  constructor(private readonly limit: number) {}
+  async enter(host: string): Promise<void> {
+    const n = this.active.get(host) ?? 0;
+    if (n < this.limit) {
+      this.active.set(host, n + 1);
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const queue = this.waiting.get(host) ?? [];
+      queue.push(resolve);
+      this.waiting.set(host, queue);
+    });
+  }
+  leave(host: string): void {
+    const next = this.waiting.get(host)?.shift();
+    if (next) return next(); // the slot passes straight to the next waiter
+    const n = (this.active.get(host) ?? 1) - 1;
+    if (n <= 0) this.active.delete(host);
+    else this.active.set(host, n);
+  }
+}
+
+export class GuardedClient {
+  readonly totalTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  private readonly policy: AddressPolicy;
+  private readonly resolver: Resolver;
+  private readonly maxRedirects: number;
+  private readonly userAgent: string;
+  private readonly gate: HostGate;
+  private readonly agent: Agent;
+
+  constructor(options: GuardedClientOptions) {
+    this.policy = options.policy;
+    this.resolver = options.resolver ?? systemResolver;
+    this.totalTimeoutMs = options.totalTimeoutMs ?? 10_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.maxRedirects = options.maxRedirects ?? 3;
+    this.userAgent = options.userAgent;
+    this.gate = new HostGate(options.perHostConcurrency ?? 4);
+    const connectTimeout = options.connectTimeoutMs ?? 5_000;
+    const dial = buildConnector({ timeout: connectTimeout });
+    const policy = this.policy;
+    const resolver = this.resolver;
+    const onDial = options.onDial;
+    this.agent = new Agent({
+      connectTimeout,
+      headersTimeout: this.totalTimeoutMs,
+      bodyTimeout: this.totalTimeoutMs,
+      connections: options.perHostConcurrency ?? 4,
+      // Resolution happens here, and the address we checked is the address we dial: no second
+      // lookup that a rebinding DNS server could answer differently.
+      connect(opts, callback) {
+        const host = unbracket(opts.hostname);
+        const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+        (async () => {
+          if (!policy.allowPort(port)) throw new OutboundError('blocked_address', `port ${port} is not allowed`);
+          let addresses: string[];
+          if (isIP(host)) addresses = [host];
+          else {
+            try {
+              addresses = await resolver(host);
+            } catch {
+              throw new OutboundError('unreachable', `cannot resolve ${host}`);
+            }
+          }
+          if (addresses.length === 0) throw new OutboundError('unreachable', `${host} has no address`);
+          const refused = addresses.find((a) => !policy.allowAddress(a));
+          if (refused) throw new OutboundError('blocked_address', `${host} resolves to a non-public address`);
+          const address = addresses[0]!;
+          onDial?.(address, port);
+          dial({ ...opts, hostname: address, servername: isIP(host) ? undefined : host } as Parameters<typeof dial>[0], (err, socket) => {
+            if (err || !socket) return callback(err ?? new OutboundError('unreachable', 'no socket'), null);
+            const remote = socket.remoteAddress;
+            if (!remote || !policy.allowAddress(remote)) {
+              socket.destroy();
+              return callback(new OutboundError('blocked_address', 'connected to a non-public address'), null);
+            }
+            callback(null, socket);
+          });
+        })().catch((err) => callback(err, null));
+      },
+    });
+  }
+
+  /** Checks a URL before any byte is sent: scheme, credentials, port and literal address. */
+  validate(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new OutboundError('invalid_url', 'not an absolute URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('invalid_url', 'only http and https are fetched');
+    if (url.username || url.password) throw new OutboundError('invalid_url', 'URLs with credentials are not fetched');
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    if (!this.policy.allowPort(port)) throw new OutboundError('blocked_address', `port ${port} is not allowed`);
+    const host = unbracket(url.hostname);
+    if (isIP(host) && !this.policy.allowAddress(host)) throw new OutboundError('blocked_address', 'the address is not public');
+    return url;
+  }
+
+  /** One request, following at most `maxRedirects` redirects, each re-validated. */
+  async fetch(raw: string, init: OutboundRequest = {}): Promise<OutboundResponse> {
+    const started = Date.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.totalTimeoutMs);
+    const redirects: string[] = [];
+    let url = this.validate(raw);
+    let method = init.method ?? 'GET';
+    let body = init.body;
+    try {
+      for (;;) {
+        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal);
+        const location = res.headers.location;
+        if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
+        if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
+        const next = this.validate(new URL(location, url).toString());
+        if (next.toString() === url.toString() || redirects.includes(next.toString())) throw new OutboundError('redirect_loop', 'the redirects go round in a loop');
+        redirects.push(next.toString());
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        url = next;
+      }
+    } catch (err) {
+      throw controller.signal.aborted ? new OutboundError('timeout', `no complete answer within ${this.totalTimeoutMs} ms`) : toOutboundError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal) {
+    await this.gate.enter(url.host);
+    try {
+      const res = await request(url, {
+        method: method as 'GET',
+        headers: { 'user-agent': this.userAgent, ...headers },
+        body,
+        dispatcher: this.agent,
+        signal,
+      });
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+        res.body.destroy();
+        throw new OutboundError('too_large', `the answer is larger than ${this.maxBodyBytes} bytes`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.maxBodyBytes) {
+          res.body.destroy();
+          throw new OutboundError('too_large', `the answer is larger than ${this.maxBodyBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      const buffer = Buffer.concat(chunks);
+      return { status: res.statusCode, headers: flat, body: buffer, text: () => buffer.toString('utf8') };
+    } finally {
+      this.gate.leave(url.host);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function toOutboundError(err: unknown): OutboundError {
+  if (err instanceof OutboundError) return err;
+  const e = err as { code?: string; message?: string; cause?: unknown };
+  if (e.cause instanceof OutboundError) return e.cause;
+  switch (e.code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new OutboundError('timeout', 'the server did not answer in time');
+    default:
+      return new OutboundError('unreachable', `cannot reach the server (${e.code ?? 'connection failed'})`);
+  }
+}
