@@ -8,7 +8,11 @@ import { migrateToLatest } from './platform/db/migrations.ts';
 import { requestId } from './platform/ids.ts';
 import { loggerOptions } from './platform/log.ts';
 import type { Services } from './platform/operation.ts';
-import { waitingScheduler, type ProbeScheduler } from './probe/scheduler.ts';
+import type { ProbeScheduler } from './probe/scheduler.ts';
+import type { Prober } from './probe/prober.ts';
+import { createProber } from './probe/factory.ts';
+import { LocalProbeScheduler } from './probe/runner.ts';
+import { OnDemandProbes } from './probe/budget.ts';
 import { operations } from './catalog.ts';
 import { sendError } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
@@ -22,7 +26,10 @@ export interface AppOptions {
   clock?: Clock;
   /** An already open database (tests share one between instances); otherwise one is opened from config. */
   db?: Db;
+  /** Replaces the probe scheduler (tests watch what publish wakes). */
   probes?: ProbeScheduler;
+  /** Replaces the prober (tests inject one whose guarded client has a test resolver or policy). */
+  prober?: Prober;
   /** Where logs go (default stdout); tests read them to prove secrets are redacted. */
   logStream?: Writable;
 }
@@ -45,13 +52,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy ?? false,
     return503OnClosing: true,
   });
-  const services: Services = {
-    config,
-    db,
-    clock: options.clock ?? systemClock,
-    log: http.log,
-    probes: options.probes ?? waitingScheduler,
-  };
+  const prober = options.prober ?? createProber(config);
+  const base = { config, db, clock: options.clock ?? systemClock, log: http.log, prober, onDemand: new OnDemandProbes(config.probeRatePerMin) };
+  const scheduler = options.probes ? undefined : new LocalProbeScheduler(base, prober, config.probeConcurrency);
+  const services: Services = { ...base, probes: options.probes ?? scheduler! };
 
   // Only JSON bodies are accepted; anything else is a 415, not a silent string.
   http.removeContentTypeParser('text/plain');
@@ -64,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   http.addHook('onClose', async () => {
     await services.probes.close();
+    if (!scheduler) await prober.close(); // the local scheduler closes its prober itself
     if (ownsDb) await db.close();
   });
 
@@ -72,5 +77,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerRest(http, services);
   registerMcp(http, services, operations);
   registerOpenApi(http, services);
+  await scheduler?.resume();
   return { http, services };
 }

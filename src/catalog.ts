@@ -5,5 +5,16 @@ import { publish, checkStatus } from './listings/operations.ts';
 import { listActiveListings } from './listings/active.ts';
 import { capabilityHash } from './listings/capabilities.ts';
 import { talkCheckIn } from './talk/operations.ts';
+import { probeClean, checkLiveness, freeScore, scoreRubric } from './probe/operations.ts';
 
-export const operations: Operation<any, any>[] = [publish, checkStatus, listActiveListings, capabilityHash, talkCheckIn];
+export const operations: Operation<any, any>[] = [
+  publish,
+  checkStatus,
+  listActiveListings,
+  capabilityHash,
+  talkCheckIn,
+  probeClean,
+  checkLiveness,
+  freeScore,
+  scoreRubric,
+];

@@ -34,6 +34,13 @@ const envSchema = z.object({
   // Our own tunables (DESIGN.md "Other tunables").
   BODY_LIMIT_BYTES: count(64 * 1024),
   ACTIVE_CACHE_MS: count(2000),
+  PROBE_CONNECT_TIMEOUT_MS: positive(5000),
+  PROBE_TIMEOUT_MS: positive(10000),
+  PROBE_MAX_BODY_BYTES: positive(1024 * 1024),
+  PROBE_CONCURRENCY: positive(4),
+  PROBE_PER_HOST: positive(2),
+  PROBE_RATE_PER_MIN: count(10),
+  SCORE_CACHE_S: count(60),
 });
 
 export type Config = {
@@ -54,6 +61,13 @@ export type Config = {
   logLevel: string;
   bodyLimitBytes: number;
   activeCacheMs: number;
+  probeConnectTimeoutMs: number;
+  probeTimeoutMs: number;
+  probeMaxBodyBytes: number;
+  probeConcurrency: number;
+  probePerHost: number;
+  probeRatePerMin: number;
+  scoreCacheS: number;
   version: string;
 };
 
@@ -96,6 +110,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     activeCacheMs: e.ACTIVE_CACHE_MS,
+    probeConnectTimeoutMs: e.PROBE_CONNECT_TIMEOUT_MS,
+    probeTimeoutMs: e.PROBE_TIMEOUT_MS,
+    probeMaxBodyBytes: e.PROBE_MAX_BODY_BYTES,
+    probeConcurrency: Math.floor(e.PROBE_CONCURRENCY),
+    probePerHost: Math.floor(e.PROBE_PER_HOST),
+    probeRatePerMin: e.PROBE_RATE_PER_MIN,
+    scoreCacheS: e.SCORE_CACHE_S,
     version: VERSION,
   };
 }

@@ -3,10 +3,14 @@ import { loadConfig, ConfigError } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDb } from './platform/db/dialect.ts';
 import { migrateToLatest } from './platform/db/migrations.ts';
+import { createProber } from './probe/factory.ts';
+import { formatReport } from './probe/format.ts';
+import { guessKind, normalizeListingUrl } from './listings/url.ts';
 
 const USAGE = `usage: rollcall <command>
-  serve     start the HTTP service (default)
-  migrate   bring the database schema up to date and exit`;
+  serve        start the HTTP service (default)
+  migrate      bring the database schema up to date and exit
+  probe <url>  probe a card or MCP URL now and print its checks and score (exit 0 when it could go Live)`;
 
 async function serve() {
   const config = loadConfig();
@@ -42,10 +46,34 @@ async function migrate() {
   }
 }
 
+async function probe(url: string | undefined) {
+  if (!url) {
+    console.error(`probe needs a URL\n${USAGE}`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  let normalized: string;
+  try {
+    normalized = normalizeListingUrl(url);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  const prober = createProber(config);
+  try {
+    const report = await prober.probe(normalized, { hint: guessKind(normalized, false) });
+    console.log(formatReport(normalized, report));
+    process.exitCode = report.live ? 0 : 1;
+  } finally {
+    await prober.close();
+  }
+}
+
 async function main(argv: string[]) {
-  const [command = 'serve'] = argv;
+  const [command = 'serve', ...rest] = argv;
   if (command === 'serve') return serve();
   if (command === 'migrate') return migrate();
+  if (command === 'probe') return probe(rest[0]);
   console.error(command === 'help' || command === '--help' ? USAGE : `unknown command: ${command}\n${USAGE}`);
   process.exit(command === 'help' || command === '--help' ? 0 : 2);
 }

@@ -35,7 +35,7 @@ test('initialize through the official SDK client negotiates and names the server
 test('tools/list lists the operations built so far with JSON Schema inputs', async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['capability_hash', 'check_status', 'get_listing_status', 'list_yourself']);
+  assert.deepEqual(names, ['capability_hash', 'check_liveness', 'check_status', 'get_listing_status', 'list_yourself', 'probe_clean']);
   const listYourself = tools.find((t) => t.name === 'list_yourself')!;
   assert.equal(listYourself.inputSchema.type, 'object');
   assert.ok(listYourself.inputSchema.properties && 'url' in listYourself.inputSchema.properties);
@@ -164,7 +164,7 @@ test('the aliases /mcp and /api/protocol serve the same endpoint', async () => {
   for (const path of ['/mcp', '/api/protocol']) {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, path);
     assert.equal(res.status, 200);
-    assert.equal(res.body.result.tools.length, 4);
+    assert.equal(res.body.result.tools.length, 6);
   }
 });
 

@@ -40,8 +40,17 @@ test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async ()
   });
   const health = await fetch(`${address}/healthz`);
   assert.equal(health.status, 200);
-  const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://process.example.org/mcp' }) });
-  assert.equal((await publish.json()).outcome, 'listed');
+  const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }) });
+  // Without PROBE_ALLOW_PRIVATE the probe refuses the loopback address: no traffic, a clear reason.
+  const listed = await publish.json();
+  assert.equal(listed.outcome, 'listed');
+  let status: { lane: string; lane_reason: string | null } = listed;
+  for (let i = 0; i < 100 && status.lane !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = await (await fetch(`${address}/api/listings/status?id=${listed.id}`)).json();
+  }
+  assert.equal(status.lane, 'failed');
+  assert.equal(status.lane_reason, 'blocked_address');
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
@@ -52,7 +61,7 @@ test('migrate: brings the schema up to date, then says it is', () => {
   return store().then((s) => {
     const first = cli(['migrate'], s.env);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /applied: 0001_listings_and_changes/);
+    assert.match(first.stdout, /applied: 0001_listings_and_changes, 0002_probe_details/);
     const second = cli(['migrate'], s.env);
     assert.equal(second.status, 0, second.stderr);
     assert.match(second.stdout, /schema is up to date/);

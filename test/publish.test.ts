@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, postJson, type TestApp } from './helpers/app.ts';
+import { startApp, postJson, recordingScheduler, type TestApp } from './helpers/app.ts';
 
 let app: TestApp;
 before(async () => {
@@ -18,7 +18,7 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.equal(b.id, b.listing_id);
   assert.equal(b.kind, 'mcp');
   assert.equal(b.name, 'Example MCP');
-  assert.equal(b.lane, 'queued', 'no prober yet: the listing waits, never a fake Live');
+  assert.equal(b.lane, 'queued', 'Live only after a real probe');
   assert.equal(b.checks_clean, false);
   assert.deepEqual(b.probe, { ok: false, handshake: 'pending', score: null, probed_at: null, target: 'https://mcp.example.org/mcp', age_hours: null });
   assert.equal(b.remote_url, 'https://mcp.example.org/mcp');
@@ -109,12 +109,12 @@ test('every publish writes the change feed in the same transaction', async () =>
 });
 
 test('publish wakes the probe scheduler for the listing', async () => {
-  const woken: string[] = [];
-  const own = await startApp({ probes: { wake: (id) => void woken.push(id), close: async () => {} } });
+  const probes = recordingScheduler();
+  const own = await startApp({ probes });
   try {
     const first = await postJson(own, '/api/publish', { url: 'https://wake.example.org/mcp' });
     const again = await postJson(own, '/api/publish', { url: 'https://wake.example.org/mcp' });
-    assert.deepEqual(woken, [first.body.id, again.body.id]);
+    assert.deepEqual(probes.woken, [first.body.id, again.body.id]);
   } finally {
     await own.close();
   }

@@ -7,6 +7,7 @@ import { requestCtx } from './context.ts';
 import { publish, checkStatus } from '../listings/operations.ts';
 import { listActiveListings } from '../listings/active.ts';
 import { talkCheckIn } from '../talk/operations.ts';
+import { freeScore, scoreRubric } from '../probe/operations.ts';
 
 export interface RestRoute {
   method: 'GET' | 'POST';
@@ -22,6 +23,8 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/listings/status', operation: checkStatus, from: 'query', summary: 'Status of a listing by id or name' },
   { method: 'GET', path: '/api/listings/active', operation: listActiveListings, from: 'query', summary: 'Live listings in the funnel envelope' },
   { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
+  { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
+  { method: 'GET', path: '/api/score/rubric', operation: scoreRubric, from: 'query', summary: 'How the trust score is made' },
 ];
 
 export function registerRest(app: FastifyInstance, services: Services) {

@@ -6,6 +6,8 @@ import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/dialect.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
+import type { Prober } from '../probe/prober.ts';
+import type { OnDemandProbes } from '../probe/budget.ts';
 import { invalidInput } from './errors.ts';
 
 /** What every operation may use: injected once per process. */
@@ -15,6 +17,8 @@ export interface Services {
   clock: Clock;
   log: FastifyBaseLogger;
   probes: ProbeScheduler;
+  prober: Prober;
+  onDemand: OnDemandProbes;
 }
 
 /** Who is calling (DESIGN.md "Caller identity"); richer forms arrive with access tokens. */

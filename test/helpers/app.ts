@@ -11,6 +11,9 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
 import { openDb, type Db } from '../../src/platform/db/dialect.ts';
 import type { ProbeScheduler } from '../../src/probe/scheduler.ts';
+import type { Prober } from '../../src/probe/prober.ts';
+import { createProber } from '../../src/probe/factory.ts';
+import type { Resolver } from '../../src/platform/net/guarded-client.ts';
 
 export const engine = (process.env.RC_TEST_ENGINE ?? 'sqlite') as 'sqlite' | 'postgres';
 
@@ -72,8 +75,23 @@ export interface TestApp extends App {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** true: the app's own probe scheduler runs probes; default: publish only records the wake-up. */
+  probing?: boolean;
   probes?: ProbeScheduler;
+  prober?: Prober;
   logStream?: Writable;
+}
+
+/** Tests never resolve real host names: every name but localhost is unknown, so no DNS traffic leaves. */
+export const offlineResolver: Resolver = async (name) => {
+  if (name === 'localhost') return ['127.0.0.1'];
+  throw Object.assign(new Error(`${name} is not resolvable in tests`), { code: 'ENOTFOUND' });
+};
+
+/** A scheduler that only remembers what it was asked to probe. */
+export function recordingScheduler(): ProbeScheduler & { woken: string[] } {
+  const woken: string[] = [];
+  return { woken, wake: (id) => void woken.push(id), close: async () => {} };
 }
 
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -87,7 +105,14 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock('2026-11-01T12:00:00.000Z');
-  const app = await buildApp({ config, db: store.db, clock, probes: options.probes, logStream: options.logStream });
+  const app = await buildApp({
+    config,
+    db: store.db,
+    clock,
+    probes: options.probes ?? (options.probing ? undefined : recordingScheduler()),
+    prober: options.prober ?? createProber(config, { resolver: offlineResolver }),
+    logStream: options.logStream,
+  });
   let closed = false;
   return {
     ...app,

@@ -49,6 +49,18 @@ function migrations(db: Db): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_probe_details': {
+      async up(k: Kysely<any>) {
+        for (const [name, type] of [
+          ['probe_detail', 'text'],
+          ['probe_protocol', 'text'],
+          ['probe_latency_ms', 'integer'],
+          ['probe_report', 'text'],
+        ] as const) {
+          await k.schema.alterTable('listings').addColumn(name, type).execute();
+        }
+      },
+    },
   };
 }
 

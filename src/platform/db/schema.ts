@@ -23,6 +23,10 @@ export interface ListingsTable {
   probe_score: number | null;
   probed_at: string | null;
   probe_target: string | null;
+  probe_detail: string | null;
+  probe_protocol: string | null;
+  probe_latency_ms: number | null;
+  probe_report: string | null; // JSON: the checks and the score breakdown of the last full probe
   capabilities: string | null; // JSON: written by the prober
   demoed: Flag;
   feedbacked: Flag;

@@ -39,9 +39,11 @@ export interface GuardedClientOptions {
 }
 
 export interface OutboundRequest {
-  method?: 'GET' | 'POST' | 'HEAD';
+  method?: 'GET' | 'POST' | 'HEAD' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /** Stop reading once this says the body so far is enough (an event stream that stays open). */
+  enough?: (soFar: Buffer) => boolean;
 }
 
 export interface OutboundResponse {
@@ -174,7 +176,7 @@ export class GuardedClient {
     let body = init.body;
     try {
       for (;;) {
-        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal);
+        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal, init.enough);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
@@ -194,7 +196,7 @@ export class GuardedClient {
     }
   }
 
-  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal) {
+  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, enough?: (soFar: Buffer) => boolean) {
     await this.gate.enter(url.host);
     try {
       const res = await request(url, {
@@ -218,6 +220,10 @@ export class GuardedClient {
           throw new OutboundError('too_large', `the answer is larger than ${this.maxBodyBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
+        if (enough?.(Buffer.concat(chunks))) {
+          res.body.destroy();
+          break;
+        }
       }
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;

@@ -1,0 +1,157 @@
+// A real MCP handshake against a remote, in either protocol era (DESIGN.md "Probe"):
+// 2026-07-28: server/discover + tools/list with the `_meta` envelope and Mcp-Method headers;
+// legacy: initialize + notifications/initialized + tools/list, with the session id if one is given.
+import type { GuardedClient } from '../platform/net/guarded-client.ts';
+import { OutboundError } from '../platform/net/guarded-client.ts';
+import { postRpc, type RpcReply } from './rpc.ts';
+import type { Capability } from './score.ts';
+
+export const MODERN_VERSION = '2026-07-28';
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+const CLIENT_INFO = { name: 'rollcall-probe', version: '1' };
+const MAX_TOOL_PAGES = 5;
+
+export interface McpHandshake {
+  ok: boolean;
+  protocol?: string;
+  serverName?: string;
+  serverTitle?: string;
+  serverVersion?: string;
+  serverDescription?: string;
+  website?: string;
+  instructions?: string;
+  tools: Capability[];
+  latencyMs: number | null;
+  /** The server answered with JSON-RPC at all (so a failure is `handshake_failed`, not `not_a_card`). */
+  spokeJsonRpc: boolean;
+  /** 401/403 with WWW-Authenticate: the RFC 9728 metadata URL when the header names one. */
+  auth?: { resourceMetadata?: string };
+  error?: OutboundError;
+  detail?: string;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function authOf(reply: RpcReply): McpHandshake['auth'] | undefined {
+  const { status, headers } = reply.http;
+  const challenge = headers['www-authenticate'];
+  if ((status !== 401 && status !== 403) || !challenge) return undefined;
+  const m = /resource_metadata="([^"]+)"/i.exec(challenge);
+  return { resourceMetadata: m?.[1] };
+}
+
+/** Tool name, description and parameter docs, kept for search and the score. */
+export function toolCapabilities(tools: unknown): Capability[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.filter((t) => isObj(t) && typeof t.name === 'string').map((t) => {
+    const schema = isObj(t.inputSchema) ? t.inputSchema : {};
+    const props = isObj(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    return {
+      name: t.name,
+      title: typeof t.title === 'string' ? t.title : undefined,
+      description: typeof t.description === 'string' ? t.description : undefined,
+      params: Object.entries(props).map(([name, p]) => ({
+        name,
+        description: isObj(p) && typeof p.description === 'string' ? p.description : undefined,
+        required: required.includes(name),
+      })),
+    };
+  });
+}
+
+const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': {} };
+const modernHeaders = (method: string) => ({ 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method });
+
+async function listTools(call: (cursor?: string) => Promise<RpcReply>): Promise<{ tools: unknown[]; ok: boolean }> {
+  const tools: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const reply = await call(cursor);
+    const result = reply.message?.result;
+    if (!isObj(result) || !Array.isArray(result.tools)) return { tools, ok: false };
+    tools.push(...result.tools);
+    cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return { tools, ok: true };
+}
+
+async function modern(client: GuardedClient, url: string): Promise<McpHandshake | undefined> {
+  const discover = await postRpc(client, url, { jsonrpc: '2.0', id: 'rc-discover', method: 'server/discover', params: { _meta: envelope } }, modernHeaders('server/discover'));
+  const auth = authOf(discover);
+  if (auth) return { ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, auth, detail: 'the server requires authorization' };
+  const result = discover.message?.result;
+  if (!isObj(result) || !Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(MODERN_VERSION)) return undefined;
+  const info = isObj(result._meta) && isObj(result._meta['io.modelcontextprotocol/serverInfo']) ? result._meta['io.modelcontextprotocol/serverInfo'] : {};
+  const listed = await listTools((cursor) =>
+    postRpc(client, url, { jsonrpc: '2.0', id: 'rc-tools', method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: envelope } }, modernHeaders('tools/list')),
+  );
+  return {
+    ok: listed.ok,
+    protocol: MODERN_VERSION,
+    serverName: typeof info.name === 'string' ? info.name : undefined,
+    serverTitle: typeof info.title === 'string' ? info.title : undefined,
+    serverVersion: typeof info.version === 'string' ? info.version : undefined,
+    serverDescription: typeof info.description === 'string' ? info.description : undefined,
+    website: typeof info.websiteUrl === 'string' ? info.websiteUrl : undefined,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    tools: toolCapabilities(listed.tools),
+    latencyMs: discover.http.elapsedMs,
+    spokeJsonRpc: true,
+    detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
+  };
+}
+
+async function legacy(client: GuardedClient, url: string): Promise<McpHandshake> {
+  const init = await postRpc(client, url, {
+    jsonrpc: '2.0',
+    id: 'rc-init',
+    method: 'initialize',
+    params: { protocolVersion: LEGACY_VERSIONS[0], capabilities: {}, clientInfo: CLIENT_INFO },
+  });
+  const auth = authOf(init);
+  if (auth) return { ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, auth, detail: 'the server requires authorization' };
+  const result = init.message?.result;
+  if (!isObj(result) || typeof result.protocolVersion !== 'string') {
+    return {
+      ok: false,
+      tools: [],
+      latencyMs: null,
+      spokeJsonRpc: Boolean(init.message),
+      detail: init.message?.error ? `initialize failed: ${String(init.message.error.message ?? init.message.error.code)}` : `initialize got HTTP ${init.http.status} without a JSON-RPC result`,
+    };
+  }
+  const version = result.protocolVersion;
+  const session = init.http.headers['mcp-session-id'];
+  const headers: Record<string, string> = { 'mcp-protocol-version': version, ...(session ? { 'mcp-session-id': session } : {}) };
+  await postRpc(client, url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  const listed = await listTools((cursor) => postRpc(client, url, { jsonrpc: '2.0', id: 'rc-tools', method: 'tools/list', params: cursor ? { cursor } : {} }, headers));
+  // A stateful server keeps the session until told: end it, politely and without waiting on the answer's fate.
+  if (session) await client.fetch(url, { method: 'DELETE', headers }).catch(() => undefined);
+  const info = isObj(result.serverInfo) ? result.serverInfo : {};
+  return {
+    ok: listed.ok,
+    protocol: version,
+    serverName: typeof info.name === 'string' ? info.name : undefined,
+    serverTitle: typeof info.title === 'string' ? info.title : undefined,
+    serverVersion: typeof info.version === 'string' ? info.version : undefined,
+    serverDescription: typeof info.description === 'string' ? info.description : undefined,
+    website: typeof info.websiteUrl === 'string' ? info.websiteUrl : undefined,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    tools: toolCapabilities(listed.tools),
+    latencyMs: init.http.elapsedMs,
+    spokeJsonRpc: true,
+    detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
+  };
+}
+
+/** Tries the 2026-07-28 era first (a modern-only server refuses initialize), then the legacy one. */
+export async function mcpHandshake(client: GuardedClient, url: string): Promise<McpHandshake> {
+  try {
+    return (await modern(client, url)) ?? (await legacy(client, url));
+  } catch (err) {
+    const error = err instanceof OutboundError ? err : new OutboundError('unreachable', String(err));
+    return { ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error, detail: error.message };
+  }
+}

@@ -1,0 +1,326 @@
+// The prober (DESIGN.md "Probe", "Clean checks", "Score"): decides what a URL is (an A2A agent
+// card or an MCP server), proves it with a real protocol exchange through the guarded client,
+// runs the clean checks and scores it. It writes nothing: callers decide what to store.
+import { GuardedClient, OutboundError, type OutboundReason } from '../platform/net/guarded-client.ts';
+import { looksLikeCard, parseAgentCard, type AgentCard } from './agent-card.ts';
+import { a2aHandshake } from './a2a-handshake.ts';
+import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from './mcp-handshake.ts';
+import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
+import { MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
+
+export type FailReason = OutboundReason | 'not_a_card' | 'invalid_card' | 'handshake_failed' | 'auth_required' | 'checks_failed';
+
+export interface Check {
+  id: 'url_allowed' | 'parsed' | 'name_clean' | 'description_clean' | 'unique_url' | 'protocol_version' | 'within_limits';
+  pass: boolean;
+  detail: string;
+}
+
+export interface ProbeReport {
+  /** A real protocol exchange succeeded (`handshake: "ok"`). */
+  ok: boolean;
+  /** ok and every check passed: the listing may be Live. */
+  live: boolean;
+  kind: 'agent' | 'mcp';
+  reason: FailReason | null;
+  detail: string;
+  handshake: 'ok' | 'failed' | 'auth_required';
+  /** The URL the handshake ran against (the agent's JSON-RPC endpoint, or the MCP remote). */
+  target: string;
+  protocol: string | null;
+  latencyMs: number | null;
+  name?: string;
+  description?: string;
+  version?: string;
+  website?: string;
+  capabilities: Capability[];
+  checks: Check[];
+  score: number;
+  breakdown: ScoreBreakdown;
+}
+
+export const A2A_VERSIONS = ['1.0', '0.3'];
+const WELL_KNOWN_CARDS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
+const MARKUP = /<\/?[a-z!][^>]*>/i;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export interface ProbeOptions {
+  /** The listing's current kind guess: which protocol is tried first. */
+  hint?: 'agent' | 'mcp';
+  /** Whether another listing already owns this (normalized) URL. */
+  takenByOther?: (url: string) => Promise<boolean>;
+}
+
+type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean };
+
+/**
+ * MCP servers rarely describe themselves except in `instructions`, which are written for a model
+ * and often long markdown: keep the first plain paragraph, shortened, as the description.
+ */
+export function instructionsExcerpt(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const paragraph = text
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/^#+\s.*$/gm, '').replace(/[`*_>#]|\[|\]\([^)]*\)/g, '').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim())
+    .find((p) => p.length >= 20);
+  if (!paragraph) return undefined;
+  if (paragraph.length <= 280) return paragraph;
+  const cut = paragraph.slice(0, 280);
+  const end = cut.lastIndexOf('. ');
+  return end > 80 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
+}
+
+const isAuth = (status: number, headers: Record<string, string>) => (status === 401 || status === 403) && Boolean(headers['www-authenticate']);
+
+export class Prober {
+  constructor(
+    private readonly client: GuardedClient,
+    private readonly allowPrivate: boolean,
+  ) {}
+
+  private async fetchCard(url: string): Promise<CardFetch> {
+    try {
+      const res = await this.client.fetch(url, { headers: { accept: 'application/json' } });
+      if (isAuth(res.status, res.headers)) return { url, json: false, auth: true };
+      if (res.status !== 200) return { url, json: false };
+      let doc: unknown;
+      try {
+        doc = JSON.parse(res.text());
+      } catch {
+        return { url, json: false };
+      }
+      if (!looksLikeCard(doc)) return { url: res.url, json: true };
+      const parsed = parseAgentCard(doc);
+      return parsed.ok ? { url: res.url, json: true, card: parsed.card } : { url: res.url, json: true, invalid: parsed.problems };
+    } catch (err) {
+      return { url, json: false, error: err instanceof OutboundError ? err : new OutboundError('unreachable', String(err)) };
+    }
+  }
+
+  /** Server card (and RFC 9728 metadata for protected servers): public facts about an MCP server. */
+  private async publicMetadata(url: string, resourceMetadata?: string): Promise<{ found: boolean; description?: string; website?: string; version?: string }> {
+    const candidates = [resourceMetadata, new URL('/.well-known/mcp/server-card.json', url).toString()].filter((u): u is string => Boolean(u));
+    for (const candidate of candidates) {
+      try {
+        const res = await this.client.fetch(candidate, { headers: { accept: 'application/json' } });
+        if (res.status !== 200) continue;
+        const doc = JSON.parse(res.text()) as Record<string, unknown>;
+        if (typeof doc !== 'object' || doc === null) continue;
+        return {
+          found: true,
+          description: typeof doc.description === 'string' ? doc.description : undefined,
+          website: typeof doc.website_url === 'string' ? doc.website_url : typeof doc.websiteUrl === 'string' ? doc.websiteUrl : undefined,
+          version: typeof doc.version === 'string' ? doc.version : undefined,
+        };
+      } catch {
+        /* not published, or not JSON: nothing public to add */
+      }
+    }
+    return { found: false };
+  }
+
+  async probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
+    const hint = options.hint ?? 'mcp';
+    const first = await this.fetchCard(url);
+    if (first.error && first.error.reason !== 'timeout') return this.failure(url, hint, first.error.reason, first.error.message);
+    if (first.card) return this.agent(url, first.card, first.url, options);
+    if (first.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${first.invalid.join('; ')}`);
+
+    const tryWellKnown = async () => {
+      if (WELL_KNOWN_CARDS.includes(new URL(url).pathname)) return undefined;
+      for (const path of WELL_KNOWN_CARDS) {
+        const found = await this.fetchCard(new URL(path, url).toString());
+        if (found.card || found.invalid) return found;
+      }
+      return undefined;
+    };
+
+    let wellKnown: CardFetch | undefined;
+    if (hint === 'agent') {
+      wellKnown = await tryWellKnown();
+      if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
+    }
+    const mcp = await mcpHandshake(this.client, url);
+    if (mcp.ok) return this.mcp(url, mcp, options);
+    if (mcp.auth) return this.authRequired(url, mcp);
+    if (hint === 'mcp') {
+      wellKnown = await tryWellKnown();
+      if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
+    }
+    if (wellKnown?.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${wellKnown.invalid.join('; ')}`);
+    if (first.auth) return this.failure(url, hint, 'auth_required', 'the URL requires authorization');
+    if (mcp.spokeJsonRpc) return this.failure(url, 'mcp', 'handshake_failed', mcp.detail ?? 'the MCP handshake did not complete');
+    const netError = first.error ?? mcp.error;
+    if (netError) return this.failure(url, hint, netError.reason, netError.message);
+    return this.failure(url, hint, 'not_a_card', first.json ? 'the URL serves JSON that is neither an agent card nor an MCP server' : 'the URL is neither an agent card nor an MCP server');
+  }
+
+  /** Only the handshake, for check_liveness: is it still answering its protocol? */
+  async liveness(url: string, kind: 'agent' | 'mcp'): Promise<{ ok: boolean; reason: FailReason | null; detail: string; latencyMs: number | null; target: string }> {
+    if (kind === 'mcp') {
+      const mcp = await mcpHandshake(this.client, url);
+      if (mcp.ok) return { ok: true, reason: null, detail: 'handshake ok', latencyMs: mcp.latencyMs, target: url };
+      const reason: FailReason = mcp.auth ? 'auth_required' : mcp.error?.reason ?? 'handshake_failed';
+      return { ok: false, reason, detail: mcp.detail ?? reason, latencyMs: null, target: url };
+    }
+    const card = await this.fetchCard(url);
+    if (!card.card) {
+      const reason: FailReason = card.error?.reason ?? (card.invalid ? 'invalid_card' : 'not_a_card');
+      return { ok: false, reason, detail: card.error?.message ?? reason, latencyMs: null, target: url };
+    }
+    const endpoint = card.card.endpoint ? new URL(card.card.endpoint, card.url).toString() : url;
+    const hs = await a2aHandshake(this.client, endpoint, card.card.protocol);
+    const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
+    return { ok: hs.ok, reason, detail: hs.detail ?? 'handshake ok', latencyMs: hs.latencyMs, target: endpoint };
+  }
+
+  private async agent(url: string, card: AgentCard, cardUrl: string, options: ProbeOptions): Promise<ProbeReport> {
+    const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags }));
+    const common = { kind: 'agent' as const, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
+    if (!card.endpoint) {
+      return this.finish(url, { ...common, ok: false, reason: 'handshake_failed', detail: 'the card declares no JSON-RPC interface', target: cardUrl, protocol: card.protocol, latencyMs: null, parsed: true, publicMetadata: card.hasProvider }, options);
+    }
+    const endpoint = new URL(card.endpoint, cardUrl).toString();
+    const hs = await a2aHandshake(this.client, endpoint, card.protocol);
+    const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
+    return this.finish(
+      url,
+      { ...common, ok: hs.ok, reason, detail: hs.detail ?? `A2A ${card.protocol} card and JSON-RPC endpoint answer`, target: endpoint, protocol: `a2a/${card.protocol}`, latencyMs: hs.latencyMs, parsed: true, publicMetadata: card.hasProvider, reached: true, limitsOk: hs.error?.reason !== 'too_large' && hs.error?.reason !== 'timeout' },
+      options,
+    );
+  }
+
+  private async mcp(url: string, hs: McpHandshake, options: ProbeOptions): Promise<ProbeReport> {
+    const meta = await this.publicMetadata(url);
+    return this.finish(
+      url,
+      {
+        kind: 'mcp',
+        ok: true,
+        reason: null,
+        detail: `MCP ${hs.protocol} handshake and tools/list answered`,
+        target: url,
+        protocol: hs.protocol ?? null,
+        latencyMs: hs.latencyMs,
+        name: hs.serverTitle ?? hs.serverName,
+        description: meta.description ?? hs.serverDescription ?? instructionsExcerpt(hs.instructions),
+        version: hs.serverVersion ?? meta.version,
+        website: hs.website ?? meta.website,
+        capabilities: hs.tools,
+        parsed: true,
+        publicMetadata: meta.found,
+      },
+      options,
+    );
+  }
+
+  private async authRequired(url: string, hs: McpHandshake): Promise<ProbeReport> {
+    // Scored for what is public: the server answered, and may publish a card or resource metadata.
+    const meta = await this.publicMetadata(url, hs.auth?.resourceMetadata);
+    return this.finish(url, {
+      kind: 'mcp',
+      ok: false,
+      reason: 'auth_required',
+      detail: 'the server requires authorization (401/403 with WWW-Authenticate); only public metadata was scored',
+      target: url,
+      protocol: null,
+      latencyMs: null,
+      description: meta.description,
+      version: meta.version,
+      website: meta.website,
+      capabilities: [],
+      parsed: false,
+      publicMetadata: meta.found,
+      reached: true,
+    });
+  }
+
+  private failure(url: string, kind: 'agent' | 'mcp', reason: FailReason, detail: string): Promise<ProbeReport> {
+    const reached = !['unreachable', 'timeout', 'blocked_address', 'redirect_loop'].includes(reason);
+    return this.finish(url, { kind, ok: false, reason, detail, target: url, protocol: null, latencyMs: null, capabilities: [], parsed: false, publicMetadata: false, reached, limitsOk: reason !== 'too_large' && reason !== 'timeout' });
+  }
+
+  private async finish(
+    url: string,
+    r: {
+      kind: 'agent' | 'mcp';
+      ok: boolean;
+      reason: FailReason | null;
+      detail: string;
+      target: string;
+      protocol: string | null;
+      latencyMs: number | null;
+      name?: string;
+      description?: string;
+      version?: string;
+      website?: string;
+      capabilities: Capability[];
+      parsed: boolean;
+      publicMetadata: boolean;
+      reached?: boolean;
+      limitsOk?: boolean;
+    },
+    options: ProbeOptions = {},
+  ): Promise<ProbeReport> {
+    const parsedUrl = new URL(url);
+    const https = parsedUrl.protocol === 'https:';
+    const name = r.name ?? '';
+    const description = r.description ?? '';
+    const speaks = r.protocol === null || r.protocol === MODERN_VERSION || LEGACY_VERSIONS.includes(r.protocol) || A2A_VERSIONS.includes(r.protocol.replace('a2a/', ''));
+    const taken = options.takenByOther ? await options.takenByOther(r.target) : false;
+    const checks: Check[] = [
+      {
+        id: 'url_allowed',
+        pass: (https || this.allowPrivate) && !parsedUrl.username && !parsedUrl.password,
+        detail: https ? 'https, no credentials' : this.allowPrivate ? 'http allowed (PROBE_ALLOW_PRIVATE=1)' : 'https is required',
+      },
+      { id: 'parsed', pass: r.parsed && r.ok, detail: r.ok ? 'the card or handshake parsed and validated' : r.detail },
+      {
+        id: 'name_clean',
+        pass: name.trim().length > 0 ? name.length <= MAX_NAME && !MARKUP.test(name) && !CONTROL.test(name) : r.kind === 'mcp' && r.ok,
+        detail: name ? `at most ${MAX_NAME} characters, no markup or control characters` : 'no name given (the host stands in)',
+      },
+      { id: 'description_clean', pass: description.length <= MAX_DESCRIPTION && !MARKUP.test(description) && !CONTROL.test(description), detail: `at most ${MAX_DESCRIPTION} characters, no markup or control characters` },
+      { id: 'unique_url', pass: !taken, detail: taken ? 'another listing owns this URL' : 'no other listing owns this URL' },
+      { id: 'protocol_version', pass: r.ok ? speaks : false, detail: r.protocol ? `speaks ${r.protocol}` : 'no protocol version was negotiated' },
+      { id: 'within_limits', pass: r.limitsOk ?? true, detail: 'the answers stayed within the size and time limits' },
+    ];
+    const { score, breakdown } = scoreProbe({
+      reached: r.reached ?? r.ok,
+      handshake: r.ok,
+      https,
+      latencyMs: r.latencyMs,
+      name: r.name,
+      description: r.description,
+      version: r.version,
+      website: r.website,
+      publicMetadata: r.publicMetadata,
+      capabilities: r.capabilities,
+    });
+    const clean = checks.every((c) => c.pass);
+    const failed = checks.filter((c) => !c.pass).map((c) => c.id);
+    return {
+      ok: r.ok,
+      live: r.ok && clean,
+      kind: r.kind,
+      reason: r.reason ?? (clean ? null : 'checks_failed'),
+      detail: r.reason || clean ? r.detail : `checks failed: ${failed.join(', ')}`,
+      handshake: r.ok ? 'ok' : r.reason === 'auth_required' ? 'auth_required' : 'failed',
+      target: r.target,
+      protocol: r.protocol,
+      latencyMs: r.latencyMs,
+      name: r.name,
+      description: r.description,
+      version: r.version,
+      website: r.website,
+      capabilities: r.capabilities,
+      checks,
+      score,
+      breakdown,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

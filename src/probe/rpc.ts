@@ -1,0 +1,57 @@
+// JSON-RPC over HTTP for probes: one POST through the guarded client, the answer read from a JSON
+// body or from a server-sent event stream (streamable HTTP servers may answer either way).
+import type { GuardedClient, OutboundResponse } from '../platform/net/guarded-client.ts';
+
+export interface RpcReply {
+  http: OutboundResponse;
+  /** The JSON-RPC response with our id, when one came back. */
+  message?: { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+}
+
+/** The `data:` payloads of an SSE body, one per event. */
+export function sseEvents(text: string): string[] {
+  const events: string[] = [];
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    const data = block
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).replace(/^ /, ''));
+    if (data.length) events.push(data.join('\n'));
+  }
+  return events;
+}
+
+function findReply(candidates: unknown[], id: unknown): RpcReply['message'] {
+  for (const c of candidates.flat()) {
+    if (typeof c === 'object' && c !== null && (c as { id?: unknown }).id === id && ('result' in c || 'error' in c)) return c as RpcReply['message'];
+  }
+  return undefined;
+}
+
+export const parseRpcBody = (http: OutboundResponse, id: unknown): RpcReply['message'] =>
+  parseFromText(http.text(), id, (http.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream'));
+
+function parseFromText(text: string, id: unknown, sse = /^(event|data|id|retry):/m.test(text)): RpcReply['message'] {
+  const candidates: unknown[] = [];
+  const tryParse = (s: string) => {
+    try {
+      candidates.push(JSON.parse(s));
+    } catch {
+      /* not JSON: not a candidate */
+    }
+  };
+  if (sse) sseEvents(text).forEach(tryParse);
+  else tryParse(text);
+  return findReply(candidates, id);
+}
+
+export async function postRpc(client: GuardedClient, url: string, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<RpcReply> {
+  const http = await client.fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(message),
+    // A server may keep its event stream open after answering: stop once our answer is in.
+    enough: (soFar) => 'id' in message && parseFromText(soFar.toString('utf8'), message.id) !== undefined,
+  });
+  return { http, message: 'id' in message ? parseRpcBody(http, message.id) : undefined };
+}

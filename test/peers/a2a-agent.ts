@@ -1,0 +1,127 @@
+// A live A2A agent for tests, built with @a2a-js/sdk on plain node:http (loopback only). It
+// serves its card at /.well-known/agent-card.json in the v1.0 shape, or in the v0.3 shape with the
+// SDK's v0.3 JSON-RPC handler, and answers text messages.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Role, type AgentCard, type Message } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  UnauthenticatedUser,
+  defaultServerCallContextBuilder,
+  validateVersion,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+
+class ReplyExecutor implements AgentExecutor {
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const text = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+    const reply: Message = {
+      messageId: randomUUID(),
+      contextId: ctx.contextId,
+      taskId: '',
+      role: Role.ROLE_AGENT,
+      parts: [{ content: { $case: 'text', value: `translated: ${text}` }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    bus.publish(AgentEvent.message(reply));
+  }
+  async cancelTask(): Promise<void> {}
+}
+
+const SKILL = {
+  id: 'translate-text',
+  name: 'Translate text',
+  description: 'Translates short English text into French, German or Spanish.',
+  tags: ['translation', 'language'],
+  examples: ['translate "good morning" to French'],
+};
+
+export interface AgentPeer {
+  baseUrl: string;
+  cardUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Promise<AgentPeer> {
+  const shape = options.shape ?? '1.0';
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const endpoint = `${baseUrl}/a2a/jsonrpc`;
+  const card: AgentCard = {
+    name: 'Polyglot Translator',
+    description: 'A small agent that translates short texts between European languages.',
+    version: '1.2.0',
+    supportedInterfaces: [
+      { url: endpoint, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      { url: endpoint, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+    ],
+    provider: { organization: 'Rollcall tests', url: 'https://example.org' },
+    capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ ...SKILL, inputModes: ['text/plain'], outputModes: ['text/plain'], securityRequirements: [] }],
+    signatures: [],
+  };
+  // The v0.3 shape of the same card: one url, preferredTransport, protocolVersion on the card.
+  const cardV03 = {
+    protocolVersion: '0.3.0',
+    name: card.name,
+    description: card.description,
+    version: card.version,
+    url: endpoint,
+    preferredTransport: 'JSONRPC',
+    provider: card.provider,
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [SKILL],
+  };
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ReplyExecutor());
+  const v1 = new JsonRpcTransportHandler(handler);
+  const v03 = new LegacyJsonRpcTransportHandler(handler);
+
+  server.on('request', async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const path = new URL(req.url ?? '/', baseUrl).pathname;
+    if (req.method === 'GET' && path === '/.well-known/agent-card.json') return send(200, shape === '1.0' ? card : cardV03);
+    if (req.method !== 'POST' || path !== '/a2a/jsonrpc') return send(404, { error: 'not found' });
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return send(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    }
+    const version = (req.headers['a2a-version'] as string | undefined) || '0.3';
+    const legacy = version === '0.3';
+    const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: req.headers as Record<string, string>, requestedVersion: version });
+    try {
+      validateVersion(context.requestedVersion, card, 'JSONRPC');
+      send(200, await (legacy ? v03 : v1).handle(body, context));
+    } catch (err) {
+      const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+      send(200, { jsonrpc: '2.0', id: body.id ?? null, error: mapError(err) });
+    }
+  });
+  return {
+    baseUrl,
+    cardUrl: `${baseUrl}/.well-known/agent-card.json`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,99 @@
+// Live MCP servers for tests, on loopback: the official reference server (server-everything) in
+// streamable HTTP mode, and a 2026-07-28 server built here with the v2 SDK's createMcpHandler.
+import http from 'node:http';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+
+export interface Peer {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** @modelcontextprotocol/server-everything, started as its own process in streamable HTTP mode. */
+export async function startEverything(): Promise<Peer> {
+  const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 20_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes(`listening on port ${port}`)) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ready) {
+      return {
+        url: `http://127.0.0.1:${port}/mcp`,
+        close: () =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGINT');
+            setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+          }),
+      };
+    }
+    child.kill('SIGKILL');
+    if (attempt >= 2) throw new Error(`server-everything did not start: ${output}`);
+  }
+}
+
+/** A 2026-07-28 MCP server (v2 SDK) with two documented tools; `legacy: 'reject'` refuses older eras. */
+export async function startModernMcp(options: { legacy?: 'stateless' | 'reject' } = {}): Promise<Peer> {
+  const makeServer = () => {
+    const server = new McpServer({ name: 'weather-now', version: '2.0.1' });
+    server.registerTool(
+      'current_weather',
+      { description: 'Current temperature and sky conditions for a city.', inputSchema: z.object({ city: z.string().describe('City name, e.g. Lisbon') }) },
+      async ({ city }) => ({ content: [{ type: 'text', text: `Sunny in ${city}` }] }),
+    );
+    server.registerTool(
+      'forecast',
+      {
+        description: 'Daily forecast for the next days for a city.',
+        inputSchema: z.object({ city: z.string().describe('City name'), days: z.number().int().describe('How many days, 1-7') }),
+      },
+      async ({ city, days }) => ({ content: [{ type: 'text', text: `${days} sunny days in ${city}` }] }),
+    );
+    return server;
+  };
+  const handler = createMcpHandler(makeServer, options.legacy ? { legacy: options.legacy } : {});
+  const node = toNodeHandler(handler);
+  const server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/mcp')) return void node(req, res);
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp`,
+    close: async () => {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
