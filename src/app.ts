@@ -8,11 +8,15 @@ import { migrateToLatest } from './platform/db/migrations.ts';
 import { requestId } from './platform/ids.ts';
 import { loggerOptions } from './platform/log.ts';
 import type { Services } from './platform/operation.ts';
-import type { ProbeScheduler } from './probe/scheduler.ts';
+import { LeasedProbeScheduler, type ProbeScheduler } from './probe/scheduler.ts';
 import type { Prober } from './probe/prober.ts';
 import { createProber } from './probe/factory.ts';
-import { LocalProbeScheduler } from './probe/runner.ts';
+import { ProbeJob } from './probe/job.ts';
 import { OnDemandProbes } from './probe/budget.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { SweepJob, SWEEP_JOB } from './jobs/sweep.ts';
+import { ensureJob } from './jobs/store.ts';
+import { iso } from './platform/clock.ts';
 import { operations } from './catalog.ts';
 import { sendError } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
@@ -37,6 +41,8 @@ export interface AppOptions {
 export interface App {
   http: FastifyInstance;
   services: Services;
+  /** The leased job runner of this instance (its tick also runs on a timer unless JOB_TICK_S=0). */
+  jobs: JobRunner;
 }
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -54,8 +60,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const prober = options.prober ?? createProber(config);
   const base = { config, db, clock: options.clock ?? systemClock, log: http.log, prober, onDemand: new OnDemandProbes(config.probeRatePerMin) };
-  const scheduler = options.probes ? undefined : new LocalProbeScheduler(base, prober, config.probeConcurrency);
-  const services: Services = { ...base, probes: options.probes ?? scheduler! };
+  const jobs = new JobRunner(base, { probe: new ProbeJob(base), sweep: new SweepJob(base) }, {
+    concurrency: config.probeConcurrency,
+    leaseMs: config.jobLeaseS * 1000,
+    tickS: config.jobTickS,
+  });
+  const probes = options.probes ?? new LeasedProbeScheduler(jobs, (err) => http.log.error({ err }, 'probe wake-up failed'));
+  const services: Services = { ...base, probes };
 
   // Only JSON bodies are accepted; anything else is a 415, not a silent string.
   http.removeContentTypeParser('text/plain');
@@ -68,7 +79,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   http.addHook('onClose', async () => {
     await services.probes.close();
-    if (!scheduler) await prober.close(); // the local scheduler closes its prober itself
+    await jobs.close();
+    await prober.close();
     if (ownsDb) await db.close();
   });
 
@@ -77,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerRest(http, services);
   registerMcp(http, services, operations);
   registerOpenApi(http, services);
-  await scheduler?.resume();
-  return { http, services };
+  await ensureJob(db.kysely, SWEEP_JOB, iso(services.clock.now()));
+  jobs.start();
+  return { http, services, jobs };
 }

@@ -41,6 +41,12 @@ const envSchema = z.object({
   PROBE_PER_HOST: positive(2),
   PROBE_RATE_PER_MIN: count(10),
   SCORE_CACHE_S: count(60),
+  PROBE_BACKOFF_S: positive(300),
+  JOB_TICK_S: count(5),
+  JOB_LEASE_S: positive(180),
+  SWEEP_INTERVAL_S: positive(60),
+  CHANGES_KEEP_H: positive(168),
+  SNAPSHOT_KEEP_S: positive(900),
 });
 
 export type Config = {
@@ -68,6 +74,12 @@ export type Config = {
   probePerHost: number;
   probeRatePerMin: number;
   scoreCacheS: number;
+  probeBackoffS: number;
+  jobTickS: number;
+  jobLeaseS: number;
+  sweepIntervalS: number;
+  changesKeepH: number;
+  snapshotKeepS: number;
   version: string;
 };
 
@@ -117,6 +129,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     probePerHost: Math.floor(e.PROBE_PER_HOST),
     probeRatePerMin: e.PROBE_RATE_PER_MIN,
     scoreCacheS: e.SCORE_CACHE_S,
+    probeBackoffS: e.PROBE_BACKOFF_S,
+    jobTickS: e.JOB_TICK_S,
+    jobLeaseS: e.JOB_LEASE_S,
+    sweepIntervalS: e.SWEEP_INTERVAL_S,
+    changesKeepH: e.CHANGES_KEEP_H,
+    snapshotKeepS: e.SNAPSHOT_KEEP_S,
     version: VERSION,
   };
 }

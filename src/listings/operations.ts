@@ -7,6 +7,8 @@ import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from './url.ts';
 import { cleanText, MAX_NAME } from './text.ts';
 import { findListingById, findListingByName, insertListingIfNew, type ListingRow } from './store.ts';
 import { listingView } from './view.ts';
+import { inTransaction } from '../platform/db/changes.ts';
+import { probeJobId, scheduleJob } from '../jobs/store.ts';
 
 export const viewContext = (ctx: Ctx) => ({ base: ctx.config.publicBaseUrl, now: ctx.clock.now(), graceDays: ctx.config.talkGraceDays });
 
@@ -34,18 +36,24 @@ export const publish = defineOperation({
     const url = normalizeListingUrl(given, field);
     const now = iso(ctx.clock.now());
     const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
-    const { row, created } = await insertListingIfNew(
-      ctx.db,
-      {
-        url,
-        kind: guessKind(url, input.agent_card_url !== undefined),
-        name: submittedName ?? new URL(url).host,
-        submittedName,
-        contactEmail: input.contact_email ?? null,
-        source: input.source ? cleanText(input.source, MAX_NAME) : null,
-      },
-      now,
-    );
+    // The listing and its probe job are written together: a listing is never left without one.
+    const { row, created } = await inTransaction(ctx.db.kysely, async (trx) => {
+      const result = await insertListingIfNew(
+        trx,
+        {
+          url,
+          kind: guessKind(url, input.agent_card_url !== undefined),
+          name: submittedName ?? new URL(url).host,
+          submittedName,
+          contactEmail: input.contact_email ?? null,
+          source: input.source ? cleanText(input.source, MAX_NAME) : null,
+        },
+        now,
+      );
+      // Republishing re-probes now, with a clean failure count: the publisher says it is fixed.
+      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, now, now, { resetAttempts: true });
+      return result;
+    });
     ctx.probes.wake(row.id);
     return {
       ok: true as const,

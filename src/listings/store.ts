@@ -1,8 +1,7 @@
 // Listing storage. Every write appends to the change feed in the same transaction.
 import type { Selectable } from 'kysely';
-import type { Db } from '../platform/db/dialect.ts';
 import type { ListingsTable } from '../platform/db/schema.ts';
-import { recordChange, type Executor } from '../platform/db/changes.ts';
+import { inTransaction, recordChange, type Executor } from '../platform/db/changes.ts';
 import { newId } from '../platform/ids.ts';
 import { rankOf } from '../funnel/badge.ts';
 import { defaultCategory } from './categories.ts';
@@ -41,8 +40,8 @@ export async function findListingByName(db: Executor, name: string): Promise<Lis
  * Inserts a listing unless its normalized URL is already known. Returns the stored row and
  * whether it was created; concurrent publishes of one URL converge on a single row.
  */
-export async function insertListingIfNew(db: Db, input: NewListing, now: string): Promise<{ row: ListingRow; created: boolean }> {
-  return db.kysely.transaction().execute(async (trx) => {
+export async function insertListingIfNew(db: Executor, input: NewListing, now: string): Promise<{ row: ListingRow; created: boolean }> {
+  return inTransaction(db, async (trx) => {
     const id = newId('lst');
     const inserted = await trx
       .insertInto('listings')
@@ -91,12 +90,12 @@ export async function insertListingIfNew(db: Db, input: NewListing, now: string)
 
 /** Applies a partial update, keeps `rank` true to the funnel flags and score, and feeds the change. */
 export async function updateListing(
-  db: Db,
+  db: Executor,
   id: string,
   patch: Partial<Omit<ListingsTable, 'id' | 'url' | 'created_at' | 'rank'>>,
   now: string,
 ): Promise<ListingRow | undefined> {
-  return db.kysely.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const current = await findListingById(trx, id);
     if (!current) return undefined;
     const next = { ...current, ...patch };

@@ -1,10 +1,18 @@
 // Writes a probe's outcome onto its listing and moves the lane (DESIGN.md "Listing lifecycle"):
-// queued/probing/failed -> active on a clean, successful probe, else failed with the reason.
-import type { Db } from '../platform/db/dialect.ts';
+// queued/probing/failed -> active on a clean, successful probe, else failed with the reason;
+// active -> dormant after 3 failed probes in a row; dormant -> active on a successful probe plus
+// a recent talk check-in.
+import type { Executor } from '../platform/db/changes.ts';
 import type { ListingsTable } from '../platform/db/schema.ts';
+import { iso } from '../platform/clock.ts';
 import { updateListing, findListingById, type ListingRow } from '../listings/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
+import { talkState } from '../talk/presence.ts';
 import type { ProbeReport } from './prober.ts';
+import { RUBRIC } from './score.ts';
+import { readHistory, recordProbe, uptimeShare } from './history.ts';
+
+export const DORMANT_AFTER_FAILURES = 3;
 
 const httpUrl = (value: string | undefined): string | null => {
   if (!value) return null;
@@ -30,6 +38,15 @@ export function storedCapabilities(report: ProbeReport): string {
   });
 }
 
+/** Reachability counts as often as the listing was reachable lately, not only this once. */
+function withReliability(report: ProbeReport, history: { ok: boolean }[]): ProbeReport {
+  const reached = report.breakdown.reachability > 0;
+  const share = uptimeShare([{ ok: reached }, ...history]);
+  const reachability = Math.round(RUBRIC.reachability.max * share * (reached ? 1 : 0));
+  const breakdown = { ...report.breakdown, reachability };
+  return { ...report, breakdown, score: Object.values(breakdown).reduce((a, b) => a + b, 0) };
+}
+
 export function probeFields(report: ProbeReport, now: string): Partial<ListingsTable> {
   return {
     probe_ok: report.ok ? 1 : 0,
@@ -45,16 +62,34 @@ export function probeFields(report: ProbeReport, now: string): Partial<ListingsT
   };
 }
 
-export async function applyProbe(db: Db, id: string, report: ProbeReport, now: string): Promise<ListingRow | undefined> {
-  const row = await findListingById(db.kysely, id);
+export interface ApplyContext {
+  now: Date;
+  graceDays: number;
+  /** Failed probes in a row, this one included (0 when this one succeeded). */
+  failuresInRow: number;
+}
+
+export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx: ApplyContext): Promise<ListingRow | undefined> {
+  const row = await findListingById(db, id);
   if (!row) return undefined;
+  const now = iso(ctx.now);
+  const report = withReliability(raw, await readHistory(db, id));
   const patch: Partial<ListingsTable> = probeFields(report, now);
   if (report.live) {
-    patch.lane = 'active';
-    patch.lane_reason = null;
-    patch.live_since = row.live_since ?? now;
+    const talk = talkState(row, ctx.now, ctx.graceDays);
+    const present = talk.mode === 'present' && talk.active;
+    if (row.lane === 'dormant' && !present) {
+      patch.lane_reason = 'awaiting_check_in';
+    } else {
+      patch.lane = 'active';
+      patch.lane_reason = null;
+      patch.live_since = row.live_since ?? now;
+    }
   } else if (row.lane === 'active') {
-    // A Live listing keeps its lane on a failed re-probe; the reason shows what went wrong.
+    // A Live listing survives a few failed re-probes; the reason shows what went wrong.
+    patch.lane = ctx.failuresInRow >= DORMANT_AFTER_FAILURES ? 'dormant' : 'active';
+    patch.lane_reason = report.reason;
+  } else if (row.lane === 'dormant') {
     patch.lane_reason = report.reason;
   } else {
     patch.lane = 'failed';
@@ -69,5 +104,6 @@ export async function applyProbe(db: Db, id: string, report: ProbeReport, now: s
     patch.description = report.description ? cleanText(report.description, MAX_DESCRIPTION) : '';
     patch.website = httpUrl(report.website);
   }
+  await recordProbe(db, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score });
   return updateListing(db, id, patch, now);
 }

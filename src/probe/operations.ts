@@ -105,7 +105,7 @@ export const checkLiveness = defineOperation({
       const result = await ctx.prober.liveness(row.url, row.kind);
       const now = iso(ctx.clock.now());
       const updated = await updateListing(
-        ctx.db,
+        ctx.db.kysely,
         row.id,
         { probed_at: now, probe_ok: result.ok ? 1 : 0, probe_handshake: result.ok ? 'ok' : result.reason === 'auth_required' ? 'auth_required' : 'failed', probe_latency_ms: result.latencyMs, probe_detail: result.detail },
         now,

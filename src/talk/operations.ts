@@ -5,6 +5,8 @@ import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { iso } from '../platform/clock.ts';
 import { statusUrl, viewContext } from '../listings/operations.ts';
 import { notFound } from '../platform/errors.ts';
+import { inTransaction } from '../platform/db/changes.ts';
+import { probeJobId, scheduleJob } from '../jobs/store.ts';
 import { updateListing, type ListingRow } from '../listings/store.ts';
 import { listingView } from '../listings/view.ts';
 import { readPublicFeed } from '../feed/public.ts';
@@ -50,8 +52,14 @@ export const talkCheckIn = defineOperation({
       return input.feed === '1' || input.feed === 'true' ? { ...info, feed: await readPublicFeed(ctx.db.kysely) } : info;
     }
     const now = iso(ctx.clock.now());
-    const row = await updateListing(ctx.db, input.listing_id, { talk_last_at: now }, now);
+    const row = await inTransaction(ctx.db.kysely, async (trx) => {
+      const updated = await updateListing(trx, input.listing_id!, { talk_last_at: now }, now);
+      // A dormant listing comes back on a successful probe plus a check-in: probe it now.
+      if (updated?.lane === 'dormant') await scheduleJob(trx, { id: probeJobId(updated.id), kind: 'probe', subject: updated.id }, now, now);
+      return updated;
+    });
     if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
+    if (row.lane === 'dormant') ctx.probes.wake(row.id);
     const view = listingView(row, viewContext(ctx));
     const nextActions = [{ do: view.next, why: 'Your listing\'s next funnel step.' }, { do: `GET ${statusUrl(ctx, row.id)}`, why: 'Full status.' }];
     return {

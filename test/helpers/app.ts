@@ -100,6 +100,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_READ_PER_MIN: '0',
     RATE_LIMIT_WRITE_PER_MIN: '0',
+    JOB_TICK_S: '0', // tests drive app.jobs.tick() themselves
     ...store.env,
     DATABASE_URL: undefined,
     ...options.env,

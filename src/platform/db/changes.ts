@@ -6,6 +6,11 @@ import type { Database } from './schema.ts';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Runs `work` in the caller's transaction when there is one, else in a new one. */
+export function inTransaction<T>(db: Executor, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
 export async function recordChange(
   db: Executor,
   entity: 'listing',

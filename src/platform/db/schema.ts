@@ -46,7 +46,38 @@ export interface ChangesTable {
   at: string;
 }
 
+export interface JobsTable {
+  id: string; // `<kind>:<subject>` for per-subject jobs, the kind alone for singletons
+  kind: 'probe' | 'sweep';
+  subject: string | null;
+  due_at: string;
+  attempts: number; // consecutive failures, for backoff and dormancy
+  lease_token: string | null;
+  lease_until: string | null;
+  updated_at: string;
+}
+
+export interface ProbeHistoryTable {
+  id: Generated<number>;
+  listing_id: string;
+  at: string;
+  ok: Flag;
+  reason: string | null;
+  latency_ms: number | null;
+  score: number;
+}
+
+export interface ActiveSnapshotsTable {
+  seq: number;
+  agent_ids: string; // JSON array, active-list order
+  mcp_ids: string;
+  created_at: string;
+}
+
 export interface Database {
   listings: ListingsTable;
   changes: ChangesTable;
+  jobs: JobsTable;
+  probe_history: ProbeHistoryTable;
+  active_snapshots: ActiveSnapshotsTable;
 }
