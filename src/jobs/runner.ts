@@ -25,6 +25,8 @@ export class JobRunner {
   private readonly runningIds = new Set<string>();
   private cron?: Cron;
   private closing = false;
+  /** Jobs this runner has started since it was built. */
+  started = 0;
 
   constructor(
     private readonly services: Base,
@@ -49,15 +51,23 @@ export class JobRunner {
   }
 
   /** Claims one job now if it is due and free (publish's wake-up); the tick picks it up otherwise. */
-  async runNow(jobId: string): Promise<boolean> {
-    if (this.closing || this.runningIds.has(jobId) || this.running.size >= this.options.concurrency) return false;
-    const [lease] = await claimDue(this.services.db, this.services.clock.now(), this.options.leaseMs, 1, jobId);
-    if (!lease) return false;
-    this.start1(lease);
-    return true;
+  runNow(jobId: string): Promise<boolean> {
+    if (this.closing || this.runningIds.has(jobId) || this.running.size >= this.options.concurrency) return Promise.resolve(false);
+    const claim = claimDue(this.services.db, this.services.clock.now(), this.options.leaseMs, 1, jobId).then(([lease]) => {
+      if (lease) this.start1(lease);
+      return Boolean(lease);
+    });
+    // Counted as running while the claim is in flight, so idle() and close() wait for it too.
+    const tracked: Promise<void> = claim.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => this.running.delete(tracked));
+    this.running.add(tracked);
+    return claim;
   }
 
   private start1(lease: Lease) {
+    this.started++;
     this.runningIds.add(lease.id);
     const run: Promise<void> = this.handlers[lease.kind]
       .run(lease)

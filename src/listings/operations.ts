@@ -9,6 +9,7 @@ import { findListingById, findListingByName, insertListingIfNew, type ListingRow
 import { listingView } from './view.ts';
 import { inTransaction } from '../platform/db/changes.ts';
 import { probeJobId, scheduleJob } from '../jobs/store.ts';
+import { historySummary, readHistory } from '../probe/history.ts';
 
 export const viewContext = (ctx: Ctx) => ({ base: ctx.config.publicBaseUrl, now: ctx.clock.now(), graceDays: ctx.config.talkGraceDays });
 
@@ -86,6 +87,7 @@ export const checkStatus = defineOperation({
     if (input.id === undefined && input.name === undefined) throw badRequest('invalid_input', 'id or name is required', 'id');
     const row = input.id !== undefined ? await requireListing(ctx, input.id, 'id') : await findListingByName(ctx.db.kysely, input.name!);
     if (!row) throw notFound(`no listing named ${JSON.stringify(input.name)}`, 'name');
-    return { ok: true as const, status_url: statusUrl(ctx, row.id), ...listingView(row, viewContext(ctx)) };
+    const history = historySummary(await readHistory(ctx.db.kysely, row.id), ctx.clock.now());
+    return { ok: true as const, status_url: statusUrl(ctx, row.id), ...listingView(row, viewContext(ctx)), history };
   },
 });

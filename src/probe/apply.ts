@@ -79,7 +79,7 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
     const talk = talkState(row, ctx.now, ctx.graceDays);
     const present = talk.mode === 'present' && talk.active;
     if (row.lane === 'dormant' && !present) {
-      patch.lane_reason = 'awaiting_check_in';
+      patch.lane_reason = row.lane_reason === 'talk_absent' ? 'talk_absent' : 'awaiting_check_in';
     } else {
       patch.lane = 'active';
       patch.lane_reason = null;

@@ -51,7 +51,7 @@ export interface ProbeOptions {
   takenByOther?: (url: string) => Promise<boolean>;
 }
 
-type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean };
+type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
 
 /**
  * MCP servers rarely describe themselves except in `instructions`, which are written for a model
@@ -82,6 +82,7 @@ export class Prober {
     try {
       const res = await this.client.fetch(url, { headers: { accept: 'application/json' } });
       if (isAuth(res.status, res.headers)) return { url, json: false, auth: true };
+      if (res.status >= 500) return { url, json: false, serverError: res.status };
       if (res.status !== 200) return { url, json: false };
       let doc: unknown;
       try {
@@ -152,6 +153,7 @@ export class Prober {
     if (mcp.spokeJsonRpc) return this.failure(url, 'mcp', 'handshake_failed', mcp.detail ?? 'the MCP handshake did not complete');
     const netError = first.error ?? mcp.error;
     if (netError) return this.failure(url, hint, netError.reason, netError.message);
+    if (first.serverError) return this.failure(url, hint, 'unreachable', `the server answers HTTP ${first.serverError}`);
     return this.failure(url, hint, 'not_a_card', first.json ? 'the URL serves JSON that is neither an agent card nor an MCP server' : 'the URL is neither an agent card nor an MCP server');
   }
 

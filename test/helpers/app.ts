@@ -20,6 +20,8 @@ export const engine = (process.env.RC_TEST_ENGINE ?? 'sqlite') as 'sqlite' | 'po
 export interface TestStore {
   db: Db;
   dataDir: string;
+  /** Another connection to the same database, as a second instance would have (SQLite: the same one). */
+  connect(): Db;
   /** Environment that points a child process at the same database. */
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -42,6 +44,7 @@ export async function freshStore(): Promise<TestStore> {
     return {
       db,
       dataDir,
+      connect: () => openDb({ databaseUrl: url, dataDir, pgSchema: schema }),
       env: { DATABASE_URL: withSchema.toString(), DATA_DIR: dataDir },
       async drop() {
         const c = new pg.Client({ connectionString: url });
@@ -56,6 +59,9 @@ export async function freshStore(): Promise<TestStore> {
   return {
     db,
     dataDir,
+    // One process holds one SQLite connection: a second in-process instance shares it, as a
+    // second connection would block the event loop on the file lock.
+    connect: () => ({ ...db, close: async () => {} }),
     env: { DATA_DIR: dataDir },
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -80,6 +86,8 @@ export interface TestAppOptions {
   probes?: ProbeScheduler;
   prober?: Prober;
   logStream?: Writable;
+  /** Join another test app's database as a second instance. */
+  joinStore?: TestStore;
 }
 
 /** Tests never resolve real host names: every name but localhost is unknown, so no DNS traffic leaves. */
@@ -95,7 +103,8 @@ export function recordingScheduler(): ProbeScheduler & { woken: string[] } {
 }
 
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const store = await freshStore();
+  const joined = options.joinStore;
+  const store = joined ? { ...joined, db: joined.connect(), drop: async () => {} } : await freshStore();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     RATE_LIMIT_READ_PER_MIN: '0',

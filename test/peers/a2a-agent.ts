@@ -48,6 +48,10 @@ const SKILL = {
 export interface AgentPeer {
   baseUrl: string;
   cardUrl: string;
+  /** Requests seen per path, to count probes. */
+  hits: Map<string, number>;
+  /** false: every request answers 503, as a server that is down behind its proxy. */
+  setHealthy(healthy: boolean): void;
   close(): Promise<void>;
 }
 
@@ -92,13 +96,18 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
 
+  let healthy = true;
+  const hits = new Map<string, number>();
   server.on('request', async (req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     const path = new URL(req.url ?? '/', baseUrl).pathname;
-    if (req.method === 'GET' && path === '/.well-known/agent-card.json') return send(200, shape === '1.0' ? card : cardV03);
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (!healthy) return send(503, { error: 'down for maintenance' });
+    // Any /.../agent-card.json path serves the card, so one peer can stand behind many listings.
+    if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, shape === '1.0' ? card : cardV03);
     if (req.method !== 'POST' || path !== '/a2a/jsonrpc') return send(404, { error: 'not found' });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -122,6 +131,8 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
   return {
     baseUrl,
     cardUrl: `${baseUrl}/.well-known/agent-card.json`,
+    hits,
+    setHealthy: (h) => void (healthy = h),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

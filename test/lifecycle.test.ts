@@ -1,0 +1,152 @@
+// Lanes over time, driven by a moved clock: re-probes every PROBE_INTERVAL_H, backoff while
+// failing, dormant after 3 failures in a row or when the talk grace ran out, and back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
+import { ManualClock, HOUR_MS, DAY_MS } from '../src/platform/clock.ts';
+import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
+
+let app: TestApp;
+let agent: AgentPeer;
+const clock = new ManualClock('2026-11-01T00:00:00.000Z');
+
+before(async () => {
+  agent = await startA2aAgent();
+  app = await startApp({ probing: true, clock, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_INTERVAL_H: '6', PROBE_BACKOFF_S: '300', TALK_GRACE_DAYS: '7', PROBE_TIMEOUT_MS: '2000' } });
+});
+after(async () => {
+  await app.close();
+  await agent.close();
+});
+
+const status = async (id: string) => (await getJson(app, `/api/listings/status?id=${id}`)).body;
+const job = (id: string) => app.services.db.kysely.selectFrom('jobs').selectAll().where('id', '=', `probe:${id}`).executeTakeFirstOrThrow();
+/** Moves the clock, runs one tick and waits for what it started. */
+async function at(ms: number): Promise<number> {
+  clock.advance(ms);
+  const started = await app.jobs.tick();
+  await app.jobs.idle();
+  return started;
+}
+async function publish(path: string) {
+  const { body } = await postJson(app, '/api/publish', { url: `${agent.baseUrl}${path}` });
+  await app.jobs.idle();
+  return body.id as string;
+}
+
+test('a Live listing is re-probed every PROBE_INTERVAL_H, and its probe age is true in between', async () => {
+  const id = await publish('/one/agent-card.json');
+  let s = await status(id);
+  assert.equal(s.lane, 'active');
+  assert.equal(s.history.probes, 1);
+  assert.equal((await job(id)).due_at, '2026-11-01T06:00:00.000Z');
+  assert.equal(await at(2 * HOUR_MS), 1, 'only the sweep was due');
+  s = await status(id);
+  assert.equal(s.probe.age_hours, 2);
+  assert.equal(await at(4 * HOUR_MS), 2, 'the re-probe and the sweep');
+  s = await status(id);
+  assert.equal(s.probe.age_hours, 0);
+  assert.equal(s.history.probes, 2);
+  assert.equal(s.history.uptime_pct, 100);
+  assert.equal(typeof s.history.median_latency_ms, 'number');
+  assert.equal(s.history.recent.length, 2);
+});
+
+test('failing re-probes back off, three in a row make it dormant; a good probe plus a check-in bring it back', async () => {
+  clock.set('2026-11-02T00:00:00.000Z');
+  const id = await publish('/two/agent-card.json');
+  await app.jobs.tick();
+  await app.jobs.idle();
+  agent.setHealthy(false);
+  try {
+    await at(6 * HOUR_MS);
+    let s = await status(id);
+    assert.equal(s.lane, 'active', 'one failure does not end Live');
+    assert.equal(s.lane_reason, 'unreachable');
+    assert.equal(s.probe.ok, false);
+    let j = await job(id);
+    assert.equal(j.attempts, 1);
+    assert.equal(j.due_at, '2026-11-02T06:05:00.000Z', 'retry after PROBE_BACKOFF_S');
+    await at(299_000);
+    assert.equal((await job(id)).attempts, 1, 'not due yet');
+    await at(1000);
+    j = await job(id);
+    assert.equal(j.attempts, 2);
+    assert.equal(j.due_at, '2026-11-02T06:15:00.000Z', 'the backoff doubles');
+    assert.equal((await status(id)).lane, 'active');
+    await at(10 * 60_000);
+    s = await status(id);
+    assert.equal(s.lane, 'dormant', 'dormant after 3 failed probes in a row');
+    assert.equal((await job(id)).attempts, 3);
+    assert.ok(s.history.uptime_pct < 50);
+    const active = (await getJson(app, '/api/listings/active')).body;
+    assert.ok(!active.agents.some((a: { id: string }) => a.id === id), 'dormant listings leave the active list');
+  } finally {
+    agent.setHealthy(true);
+  }
+  await at(20 * 60_000);
+  let s = await status(id);
+  assert.equal(s.lane, 'dormant', 'a good probe alone is not enough');
+  assert.equal(s.lane_reason, 'awaiting_check_in');
+  assert.equal(s.probe.ok, true);
+  await getJson(app, `/api/talk?listing_id=${id}`);
+  await app.jobs.idle();
+  s = await status(id);
+  assert.equal(s.lane, 'active', 'probe plus check-in: Live again');
+  assert.equal((await job(id)).attempts, 0);
+});
+
+test('a listing that never went Live backs off too, up to the interval', async () => {
+  clock.set('2026-11-03T00:00:00.000Z');
+  const { body } = await postJson(app, '/api/publish', { url: 'http://127.0.0.1:1/mcp' });
+  await app.jobs.idle();
+  assert.equal((await status(body.id)).lane, 'failed');
+  const delays: number[] = [];
+  let last = clock.now().getTime();
+  for (let i = 0; i < 8; i++) {
+    const j = await job(body.id);
+    const due = new Date(j.due_at).getTime();
+    delays.push((due - last) / 1000);
+    clock.set(j.due_at);
+    last = due;
+    await app.jobs.tick();
+    await app.jobs.idle();
+  }
+  assert.deepEqual(delays.slice(0, 7), [300, 600, 1200, 2400, 4800, 9600, 19200]);
+  assert.equal(delays[7], 6 * 3600, 'capped at PROBE_INTERVAL_H');
+  assert.equal((await status(body.id)).lane, 'failed');
+});
+
+test('the talk grace running out with no check-in makes a Live listing dormant', async () => {
+  clock.set('2026-11-10T00:00:00.000Z');
+  const quiet = await publish('/quiet/agent-card.json');
+  const chatty = await publish('/chatty/agent-card.json');
+  assert.equal((await status(quiet)).lane, 'active');
+  for (let day = 1; day <= 8; day++) {
+    await at(DAY_MS);
+    if (day === 6) await getJson(app, `/api/talk?listing_id=${chatty}`);
+  }
+  const q = await status(quiet);
+  assert.equal(q.lane, 'dormant');
+  assert.equal(q.lane_reason, 'talk_absent');
+  assert.equal(q.talk.active, false);
+  const c = await status(chatty);
+  assert.equal(c.lane, 'active', 'a check-in within the last 7 days keeps it Live');
+  assert.equal(c.talk.mode, 'present');
+  await getJson(app, `/api/talk?listing_id=${quiet}`);
+  await app.jobs.idle();
+  assert.equal((await status(quiet)).lane, 'active', 'the check-in triggers a probe, which brings it back');
+});
+
+test('probe history is kept bounded', async () => {
+  clock.set('2026-12-01T00:00:00.000Z');
+  const id = await publish('/history/agent-card.json');
+  for (let i = 0; i < 60; i++) {
+    await app.services.db.kysely.updateTable('jobs').set({ due_at: clock.now().toISOString() }).where('id', '=', `probe:${id}`).execute();
+    await app.jobs.tick();
+    await app.jobs.idle();
+  }
+  const rows = await app.services.db.kysely.selectFrom('probe_history').select('id').where('listing_id', '=', id).execute();
+  assert.equal(rows.length, 50);
+  assert.equal((await status(id)).history.probes, 50);
+});
