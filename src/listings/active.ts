@@ -1,8 +1,13 @@
 // The active list (SPEC.md 2.2): Live agents and MCPs in rank order, inside the funnel envelope.
+// Paging walks one fixed order: the first page records the order of the whole list at its
+// change-feed position (a snapshot), and cursors page through that order, so a listing that stays
+// Live is seen exactly once however ranks move meanwhile; listings that left are skipped.
 import { z } from 'zod';
 import { defineOperation } from '../platform/operation.ts';
-import { badRequest } from '../platform/errors.ts';
-import { countActive, listActive, type ActivePosition, type ListingRow } from './store.ts';
+import { AppError, badRequest } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { latestChange, type Executor } from '../platform/db/changes.ts';
+import { countActive, type ListingRow } from './store.ts';
 import { listingView } from './view.ts';
 import { viewContext } from './operations.ts';
 import { BADGE_POLICY } from '../funnel/badge.ts';
@@ -11,19 +16,12 @@ import { dealObject, funnelLoop, STAGES } from '../funnel/deal.ts';
 export const ACTIVE_DEFAULT_LIMIT = 100;
 export const ACTIVE_MAX_LIMIT = 1000;
 
-/** Per kind: where the next page starts, or `done` once that kind is exhausted. */
-type KindCursor = ActivePosition | 'done' | null;
-interface ActiveCursor {
-  agent: KindCursor;
-  mcp: KindCursor;
-}
+const cursorSchema = z.object({ s: z.number().int().min(0), a: z.number().int().min(0), m: z.number().int().min(0) });
+type Cursor = z.infer<typeof cursorSchema>;
 
-const positionSchema = z.union([z.literal('done'), z.null(), z.object({ rank: z.number().int(), id: z.string().max(64) })]);
-const cursorSchema = z.object({ agent: positionSchema, mcp: positionSchema });
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
 
-const encodeCursor = (c: ActiveCursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
-
-function decodeCursor(text: string): ActiveCursor {
+function decodeCursor(text: string): Cursor {
   try {
     return cursorSchema.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
   } catch {
@@ -42,13 +40,18 @@ export const activeInput = z.object({
   cursor: z.string().max(512).optional().describe('next_cursor of the previous page.'),
 });
 
-async function page(db: Parameters<typeof listActive>[0], kind: 'agent' | 'mcp', limit: number, from: KindCursor) {
-  if (from === 'done') return { rows: [] as ListingRow[], next: 'done' as const };
-  const rows = await listActive(db, kind, limit + 1, from ?? undefined);
-  if (rows.length <= limit) return { rows, next: 'done' as const };
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1]!;
-  return { rows: shown, next: { rank: last.rank, id: last.id } };
+/** Every active listing id of a kind, in rank order. */
+async function orderedIds(db: Executor, kind: 'agent' | 'mcp'): Promise<string[]> {
+  const rows = await db.selectFrom('listings').select('id').where('lane', '=', 'active').where('kind', '=', kind).orderBy('rank', 'desc').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The rows of `ids` that are still active, in the order of `ids`. */
+async function rowsInOrder(db: Executor, ids: string[]): Promise<ListingRow[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('listings').selectAll().where('id', 'in', ids).where('lane', '=', 'active').execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is ListingRow => r !== undefined);
 }
 
 export const listActiveListings = defineOperation({
@@ -57,16 +60,32 @@ export const listActiveListings = defineOperation({
   description: 'Live agents and MCP servers, best rank first, each with a ready-made take_demo request.',
   input: activeInput,
   async handler(ctx, input) {
-    const cursor = input.cursor ? decodeCursor(input.cursor) : { agent: null, mcp: null };
     const db = ctx.db.kysely;
-    const [agents, mcps, counts] = await Promise.all([
-      page(db, 'agent', input.limit, cursor.agent),
-      page(db, 'mcp', input.limit, cursor.mcp),
-      countActive(db),
-    ]);
+    let order: { agent: string[]; mcp: string[]; seq: number };
+    let from = { agent: 0, mcp: 0 };
+    if (input.cursor) {
+      const cursor = decodeCursor(input.cursor);
+      const snap = await db.selectFrom('active_snapshots').selectAll().where('seq', '=', cursor.s).executeTakeFirst();
+      if (!snap) throw new AppError(410, 'cursor_expired', 'this cursor has expired; start again without it', 'cursor');
+      order = { agent: JSON.parse(snap.agent_ids), mcp: JSON.parse(snap.mcp_ids), seq: cursor.s };
+      from = { agent: cursor.a, mcp: cursor.m };
+    } else {
+      const [seq, agent, mcp] = await Promise.all([latestChange(db), orderedIds(db, 'agent'), orderedIds(db, 'mcp')]);
+      order = { agent, mcp, seq };
+      if (agent.length > input.limit || mcp.length > input.limit) {
+        await db
+          .insertInto('active_snapshots')
+          .values({ seq, agent_ids: JSON.stringify(agent), mcp_ids: JSON.stringify(mcp), created_at: iso(ctx.clock.now()) })
+          .onConflict((oc) => oc.column('seq').doNothing())
+          .execute();
+      }
+    }
+    const slice = (kind: 'agent' | 'mcp') => order[kind].slice(from[kind], from[kind] + input.limit);
+    const [agents, mcps, counts] = await Promise.all([rowsInOrder(db, slice('agent')), rowsInOrder(db, slice('mcp')), countActive(db)]);
+    const next = { agent: from.agent + input.limit, mcp: from.mcp + input.limit };
+    const more = next.agent < order.agent.length || next.mcp < order.mcp.length;
     const base = ctx.config.publicBaseUrl;
     const view = viewContext(ctx);
-    const more = agents.next !== 'done' || mcps.next !== 'done';
     return {
       ok: true as const,
       origin: base,
@@ -81,10 +100,10 @@ export const listActiveListings = defineOperation({
       badge_policy: BADGE_POLICY,
       stages: STAGES,
       counts: { agents_active: counts.agent, mcp_active: counts.mcp },
-      agents: agents.rows.map((r) => listingView(r, view)),
-      mcps: mcps.rows.map((r) => listingView(r, view)),
+      agents: agents.map((r) => listingView(r, view)),
+      mcps: mcps.map((r) => listingView(r, view)),
       limit: input.limit,
-      next_cursor: more ? encodeCursor({ agent: agents.next, mcp: mcps.next }) : null,
+      next_cursor: more ? encodeCursor({ s: order.seq, a: Math.min(next.agent, order.agent.length), m: Math.min(next.mcp, order.mcp.length) }) : null,
     };
   },
 });

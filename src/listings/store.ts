@@ -109,20 +109,6 @@ export async function updateListing(
   });
 }
 
-export interface ActivePosition {
-  rank: number;
-  id: string;
-}
-
-/** One page of Active listings of a kind, best rank first, after a keyset position. */
-export async function listActive(db: Executor, kind: 'agent' | 'mcp', limit: number, after?: ActivePosition): Promise<ListingRow[]> {
-  let q = db.selectFrom('listings').selectAll().where('lane', '=', 'active').where('kind', '=', kind);
-  if (after) {
-    q = q.where((eb) => eb.or([eb('rank', '<', after.rank), eb.and([eb('rank', '=', after.rank), eb('id', '>', after.id)])]));
-  }
-  return q.orderBy('rank', 'desc').orderBy('id').limit(limit).execute();
-}
-
 export async function countActive(db: Executor): Promise<{ agent: number; mcp: number }> {
   const rows = await db
     .selectFrom('listings')

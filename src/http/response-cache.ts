@@ -1,0 +1,42 @@
+// Serialized responses of hot read routes, keyed by request URL and valid while the change feed
+// has not moved and for at most a short lifetime (fields derived from the clock stay true). The
+// ETag is a hash of the bytes, so a client revalidating unchanged content gets a 304.
+import { createHash } from 'node:crypto';
+
+interface Entry {
+  version: number;
+  at: number;
+  body: string;
+  etag: string;
+}
+
+const MAX_ENTRIES = 256;
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  constructor(private readonly maxAgeMs: number) {}
+
+  get(key: string, version: number, now: number): Entry | undefined {
+    const e = this.entries.get(key);
+    return e && e.version === version && now - e.at < this.maxAgeMs ? e : undefined;
+  }
+
+  set(key: string, version: number, now: number, value: unknown): Entry {
+    const body = JSON.stringify(value);
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const entry = { version, at: now, body, etag };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
+  }
+}
+
+/** True when an If-None-Match header names this ETag (weak or strong, or `*`). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === etag || tag === '*';
+  });
+}

@@ -1,0 +1,109 @@
+// The active list's cache: ETag and 304 while nothing changed, a new answer on every kind of
+// change, and cursors that page one fixed order while listings change underneath.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { updateListing } from '../src/listings/store.ts';
+
+const clock = new ManualClock('2026-11-01T12:00:00.000Z');
+let app: TestApp;
+before(async () => {
+  app = await startApp({ clock, env: { ACTIVE_CACHE_MS: '2000' } });
+});
+after(() => app.close());
+
+const now = () => clock.now().toISOString();
+async function liveListing(name: string, score = 60): Promise<string> {
+  const { body } = await postJson(app, '/api/publish', { url: `https://${name}.example.org/mcp`, name });
+  await updateListing(app.services.db.kysely, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: score, probed_at: now(), live_since: now() }, now());
+  return body.id;
+}
+async function get(headers: Record<string, string> = {}, query = '') {
+  const res = await app.http.inject({ method: 'GET', url: `/api/listings/active${query}`, headers });
+  return { status: res.statusCode, etag: String(res.headers.etag ?? ''), body: res.body };
+}
+
+test('an unchanged list answers 304 to its ETag, with no body', async () => {
+  await liveListing('alpha');
+  const first = await get();
+  assert.equal(first.status, 200);
+  assert.match(first.etag, /^"[A-Za-z0-9_-]+"$/);
+  const again = await get({ 'if-none-match': first.etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.body, '');
+  assert.equal((await get({ 'if-none-match': `W/${first.etag}` })).status, 304, 'weak comparison');
+  assert.equal((await get({ 'if-none-match': '"something-else"' })).status, 200);
+  // A change that does not show in the list (a new queued listing) leaves the same content: still 304.
+  await postJson(app, '/api/publish', { url: 'https://not-live-yet.example.org/mcp' });
+  assert.equal((await get({ 'if-none-match': first.etag })).status, 304);
+});
+
+test('every kind of change gives a new answer', async () => {
+  const beta = await liveListing('beta');
+  const changes: [string, () => Promise<unknown>][] = [
+    ['a listing goes Live', () => liveListing('gamma')],
+    ['a listing leaves (dormant)', () => updateListing(app.services.db.kysely, beta, { lane: 'dormant', lane_reason: 'talk_absent' }, now())],
+    ['a listing comes back', () => updateListing(app.services.db.kysely, beta, { lane: 'active', lane_reason: null }, now())],
+    ['a rank change (demo taken)', () => updateListing(app.services.db.kysely, beta, { demoed: 1 }, now())],
+    ['a probe result (score)', () => updateListing(app.services.db.kysely, beta, { probe_score: 91, probed_at: now() }, now())],
+    ['a talk check-in', () => getJson(app, `/api/talk?listing_id=${beta}`)],
+    ['a republished listing re-probed (name)', () => updateListing(app.services.db.kysely, beta, { name: 'Beta Renamed' }, now())],
+    ['time passing (age_hours, grace days)', async () => clock.advance(3 * 3600_000)],
+  ];
+  for (const [what, change] of changes) {
+    const before = await get();
+    await change();
+    const after = await get({ 'if-none-match': before.etag });
+    assert.equal(after.status, 200, what);
+    assert.notEqual(after.etag, before.etag, what);
+    assert.notEqual(after.body, before.body, what);
+  }
+});
+
+test('within its lifetime and feed position the cache serves the same bytes', async () => {
+  const a = await get();
+  clock.advance(1000);
+  const b = await get();
+  assert.equal(b.etag, a.etag);
+  // Past ACTIVE_CACHE_MS it is rebuilt: 60 s later the probe ages (hundredths of an hour) have moved.
+  clock.advance(60_000);
+  const c = await get();
+  assert.notEqual(c.etag, a.etag);
+});
+
+test('cursors page one fixed order while ranks, lanes and new listings change meanwhile', async () => {
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) ids.push(await liveListing(`page-${i}`, 40 + i));
+  const first = JSON.parse((await get({}, '?limit=3')).body);
+  const startIds = new Set<string>([...first.mcps.map((m: { id: string }) => m.id)]);
+  const allAtStart = JSON.parse((await get({}, '?limit=1000')).body).mcps.map((m: { id: string }) => m.id) as string[];
+  const seen: string[] = [...startIds];
+  // Meanwhile: the last listing jumps to the top, one on a later page leaves, a new one goes Live.
+  const last = allAtStart[allAtStart.length - 1]!;
+  const leaving = allAtStart[allAtStart.length - 2]!;
+  await updateListing(app.services.db.kysely, last, { demoed: 1, feedbacked: 1, founding_verified: 1 }, now());
+  await updateListing(app.services.db.kysely, leaving, { lane: 'failed', lane_reason: 'unreachable' }, now());
+  const newcomer = await liveListing('newcomer', 99);
+  let cursor: string | null = first.next_cursor;
+  while (cursor) {
+    const page = JSON.parse((await get({}, `?limit=3&cursor=${cursor}`)).body);
+    seen.push(...page.mcps.map((m: { id: string }) => m.id));
+    cursor = page.next_cursor;
+  }
+  const expected = allAtStart.filter((id) => id !== leaving);
+  assert.deepEqual([...seen].sort(), [...expected].sort(), 'every listing Live throughout, exactly once');
+  assert.equal(new Set(seen).size, seen.length, 'no repeats');
+  assert.ok(!seen.includes(newcomer), 'a listing that went Live meanwhile waits for a fresh first page');
+  const fresh = JSON.parse((await get({}, '?limit=1000')).body);
+  assert.equal(fresh.mcps[0].id, last, 'a fresh first page shows the new order');
+});
+
+test('an expired cursor is a 410 that says to start again', async () => {
+  const page = JSON.parse((await get({}, '?limit=1')).body);
+  assert.ok(page.next_cursor);
+  await app.services.db.kysely.deleteFrom('active_snapshots').execute();
+  const res = await getJson(app, `/api/listings/active?limit=1&cursor=${page.next_cursor}`);
+  assert.equal(res.status, 410);
+  assert.equal(res.body.error.code, 'cursor_expired');
+});
