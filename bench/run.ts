@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON (copied into docs/performance.md).
 import { benchPublishToLive } from './publish-to-live.ts';
+import { benchActiveList } from './active-list.ts';
 
 const which = process.argv[2];
-const benches: Record<string, () => Promise<unknown>> = { 'publish-to-live': benchPublishToLive };
+const benches: Record<string, () => Promise<unknown>> = { 'publish-to-live': benchPublishToLive, 'active-list': benchActiveList };
 
 for (const [name, run] of Object.entries(benches)) {
   if (which && which !== name) continue;

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 interface Entry {
   version: number;
   at: number;
-  body: string;
+  /** Encoded once: sending a Buffer skips re-encoding and re-measuring a large string per request. */
+  body: Buffer;
   etag: string;
 }
 
@@ -22,7 +23,7 @@ export class ResponseCache {
   }
 
   set(key: string, version: number, now: number, value: unknown): Entry {
-    const body = JSON.stringify(value);
+    const body = Buffer.from(JSON.stringify(value));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const entry = { version, at: now, body, etag };
     this.entries.delete(key);
