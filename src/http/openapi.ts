@@ -41,7 +41,11 @@ export function openApiDocument(base: string) {
       operationId: route.operation.name,
       summary: route.summary,
       description: route.operation.description,
-      responses: { '200': { description: 'ok: true and the result' }, ...errorResponses },
+      responses: {
+        '200': { description: 'ok: true and the result' },
+        ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, { description }])),
+        ...errorResponses,
+      },
     };
     if (route.from === 'query') {
       operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({

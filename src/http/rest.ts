@@ -20,12 +20,22 @@ export interface RestRoute {
   summary: string;
   /** Serve from the response cache while the change feed stands still (ETag, 304). */
   cached?: boolean;
+  /** Statuses beyond 200 and the common errors, for /openapi.json. */
+  responses?: Record<string, string>;
 }
 
 export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/publish', operation: publish, from: 'body', summary: 'List an agent card or MCP server URL' },
   { method: 'GET', path: '/api/listings/status', operation: checkStatus, from: 'query', summary: 'Status of a listing by id or name' },
-  { method: 'GET', path: '/api/listings/active', operation: listActiveListings, from: 'query', summary: 'Live listings in the funnel envelope', cached: true },
+  {
+    method: 'GET',
+    path: '/api/listings/active',
+    operation: listActiveListings,
+    from: 'query',
+    summary: 'Live listings in the funnel envelope',
+    cached: true,
+    responses: { '304': 'Not modified: the If-None-Match ETag is current', '410': 'cursor_expired: start again without cursor' },
+  },
   { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
   { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
   { method: 'GET', path: '/api/score/rubric', operation: scoreRubric, from: 'query', summary: 'How the trust score is made' },
