@@ -4,26 +4,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { openDb } from '../src/platform/db/dialect.ts';
 import { migrateToLatest } from '../src/platform/db/migrations.ts';
 import { insertListingIfNew, updateListing } from '../src/listings/store.ts';
 import { round } from './stats.ts';
+import { freePort } from '../test/peers/mcp-servers.ts';
 
 const LISTINGS = 1000;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = 10;
 const ROUNDS = 2;
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** Starts a server process and resolves once `probeUrl` answers. */
 async function startChild(args: string[], env: Record<string, string>, probeUrl: string): Promise<ChildProcess> {

@@ -77,6 +77,25 @@ async function listTools(call: (cursor?: string) => Promise<RpcReply>): Promise<
   return { tools, ok: true };
 }
 
+/** A handshake that reached tools/list, in either era: what the server said about itself and its tools. */
+function completed(protocol: string, info: Record<string, any>, result: Record<string, any>, listed: { tools: unknown[]; ok: boolean }, latencyMs: number): McpHandshake {
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    ok: listed.ok,
+    protocol,
+    serverName: text(info.name),
+    serverTitle: text(info.title),
+    serverVersion: text(info.version),
+    serverDescription: text(info.description),
+    website: text(info.websiteUrl),
+    instructions: text(result.instructions),
+    tools: toolCapabilities(listed.tools),
+    latencyMs,
+    spokeJsonRpc: true,
+    detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
+  };
+}
+
 async function modern(client: GuardedClient, url: string): Promise<McpHandshake | undefined> {
   const discover = await postRpc(client, url, { jsonrpc: '2.0', id: 'rc-discover', method: 'server/discover', params: { _meta: envelope } }, modernHeaders('server/discover'));
   const auth = authOf(discover);
@@ -87,20 +106,7 @@ async function modern(client: GuardedClient, url: string): Promise<McpHandshake 
   const listed = await listTools((cursor) =>
     postRpc(client, url, { jsonrpc: '2.0', id: 'rc-tools', method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: envelope } }, modernHeaders('tools/list')),
   );
-  return {
-    ok: listed.ok,
-    protocol: MODERN_VERSION,
-    serverName: typeof info.name === 'string' ? info.name : undefined,
-    serverTitle: typeof info.title === 'string' ? info.title : undefined,
-    serverVersion: typeof info.version === 'string' ? info.version : undefined,
-    serverDescription: typeof info.description === 'string' ? info.description : undefined,
-    website: typeof info.websiteUrl === 'string' ? info.websiteUrl : undefined,
-    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    tools: toolCapabilities(listed.tools),
-    latencyMs: discover.http.elapsedMs,
-    spokeJsonRpc: true,
-    detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
-  };
+  return completed(MODERN_VERSION, info, result, listed, discover.http.elapsedMs);
 }
 
 async function legacy(client: GuardedClient, url: string): Promise<McpHandshake> {
@@ -130,20 +136,7 @@ async function legacy(client: GuardedClient, url: string): Promise<McpHandshake>
   // A stateful server keeps the session until told: end it, politely and without waiting on the answer's fate.
   if (session) await client.fetch(url, { method: 'DELETE', headers }).catch(() => undefined);
   const info = isObj(result.serverInfo) ? result.serverInfo : {};
-  return {
-    ok: listed.ok,
-    protocol: version,
-    serverName: typeof info.name === 'string' ? info.name : undefined,
-    serverTitle: typeof info.title === 'string' ? info.title : undefined,
-    serverVersion: typeof info.version === 'string' ? info.version : undefined,
-    serverDescription: typeof info.description === 'string' ? info.description : undefined,
-    website: typeof info.websiteUrl === 'string' ? info.websiteUrl : undefined,
-    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    tools: toolCapabilities(listed.tools),
-    latencyMs: init.http.elapsedMs,
-    spokeJsonRpc: true,
-    detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
-  };
+  return completed(version, info, result, listed, init.http.elapsedMs);
 }
 
 /** Tries the 2026-07-28 era first (a modern-only server refuses initialize), then the legacy one. */

@@ -39,6 +39,14 @@ export interface ProbeReport {
   breakdown: ScoreBreakdown;
 }
 
+/** What one probe path observed, before the checks and the score are worked out. */
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'version' | 'website' | 'capabilities'> & {
+  parsed: boolean;
+  publicMetadata: boolean;
+  reached?: boolean;
+  limitsOk?: boolean;
+};
+
 export const A2A_VERSIONS = ['1.0', '0.3'];
 const WELL_KNOWN_CARDS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
 const MARKUP = /<\/?[a-z!][^>]*>/i;
@@ -242,28 +250,7 @@ export class Prober {
     return this.finish(url, { kind, ok: false, reason, detail, target: url, protocol: null, latencyMs: null, capabilities: [], parsed: false, publicMetadata: false, reached, limitsOk: reason !== 'too_large' && reason !== 'timeout' });
   }
 
-  private async finish(
-    url: string,
-    r: {
-      kind: 'agent' | 'mcp';
-      ok: boolean;
-      reason: FailReason | null;
-      detail: string;
-      target: string;
-      protocol: string | null;
-      latencyMs: number | null;
-      name?: string;
-      description?: string;
-      version?: string;
-      website?: string;
-      capabilities: Capability[];
-      parsed: boolean;
-      publicMetadata: boolean;
-      reached?: boolean;
-      limitsOk?: boolean;
-    },
-    options: ProbeOptions = {},
-  ): Promise<ProbeReport> {
+  private async finish(url: string, r: Observed, options: ProbeOptions = {}): Promise<ProbeReport> {
     const parsedUrl = new URL(url);
     const https = parsedUrl.protocol === 'https:';
     const name = r.name ?? '';
