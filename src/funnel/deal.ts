@@ -2,7 +2,6 @@
 export const FOUNDING_SEATS = 100;
 export const FOUNDING_PERCENT_OFF = 100;
 export const LATER_PERCENT_OFF = 25;
-export const PAYMENTS_GATE = { agent: 10, mcp: 5 } as const;
 
 export const STAGES = ['list', 'live', 'demo', 'feedback', 'discount', 'buy'] as const;
 export type Stage = (typeof STAGES)[number];

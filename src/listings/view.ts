@@ -119,5 +119,3 @@ export function listingView(row: ListingRow, v: ViewContext) {
     updated_at: row.updated_at,
   };
 }
-
-export type ListingView = ReturnType<typeof listingView>;

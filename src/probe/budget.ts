@@ -24,7 +24,7 @@ export class ProbeBudget {
 /** Per-instance state of on-demand probing: the budget and the free score's short cache. */
 export class OnDemandProbes {
   readonly budget: ProbeBudget;
-  readonly scores = new Map<string, { at: number; body: unknown & object }>();
+  readonly scores = new Map<string, { at: number; body: Record<string, unknown> }>();
   constructor(perMinute: number) {
     this.budget = new ProbeBudget(perMinute);
   }

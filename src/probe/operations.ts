@@ -58,7 +58,6 @@ export const probeClean = defineOperation({
   handler: (ctx, input) => freshReport(ctx, input.url),
 });
 
-export type ScoreBody = Awaited<ReturnType<typeof freshReport>>;
 
 export const freeScore = defineOperation({
   name: 'score',

@@ -23,7 +23,7 @@ export interface ScoreFacts {
 }
 
 export const RUBRIC = {
-  reachability: { max: 15, rule: 'the target answered over HTTP' },
+  reachability: { max: 15, rule: 'the target answered over HTTP; for a listing, scaled by the share of successful probes among its last 50' },
   handshake: { max: 30, rule: 'a real protocol exchange succeeded (MCP initialize or server/discover + tools/list; A2A card + JSON-RPC endpoint)' },
   completeness: { max: 20, rule: 'name 4, description of 20+ characters 6, version 3, website or documentation 4, server card / provider / resource metadata 3' },
   definitions: { max: 20, rule: 'tools or skills described in 20+ characters (12, by share), parameters documented (8, by share; full when none take parameters)' },
