@@ -72,6 +72,7 @@ test('an auth-protected server is auth_required, distinct from unreachable, and 
 test('a card that does not validate is invalid_card; a card whose endpoint is mute is handshake_failed', async () => {
   await failsWith(`${fx.base}/broken-card.json`, 'invalid_card');
   await failsWith(`${fx.base}/mute-agent.json`, 'handshake_failed', (s) => assert.equal(s.kind, 'agent'));
+  await failsWith(`${fx.base}/bad-endpoint-card.json`, 'handshake_failed', (s) => assert.match(s.probe.target, /bad-endpoint-card\.json$/));
 });
 
 test('probe_clean lists every check and the breakdown, and fails clearly on bad URLs', async () => {

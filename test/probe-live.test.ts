@@ -126,6 +126,10 @@ test('check_liveness re-runs only the handshake and updates the probe time', asy
   assert.equal(res.alive, true);
   assert.equal(res.probe.handshake, 'ok');
   assert.equal(res.probe.age_hours, 0);
+  const byBase = await postJson(app, '/api/publish', { url: `${agent03.baseUrl}/` });
+  const base = (await call({ listing_id: byBase.body.id })).json().result.structuredContent;
+  assert.equal(base.alive, true, 'an agent listed by its base URL is found through the well-known card');
+  assert.equal(base.target, `${agent03.baseUrl}/a2a/jsonrpc`);
   const byUrl = (await call({ url: everything.url })).json().result.structuredContent;
   assert.equal(byUrl.alive, true);
   const dead = (await call({ url: 'http://127.0.0.1:1/mcp' })).json().result.structuredContent;

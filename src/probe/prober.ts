@@ -78,6 +78,15 @@ export function instructionsExcerpt(text: string | undefined): string | undefine
   return end > 80 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
 }
 
+/** The card's endpoint as an absolute URL (relative ones resolve against the card), if it is one. */
+function resolveEndpoint(endpoint: string, cardUrl: string): string | undefined {
+  try {
+    return new URL(endpoint, cardUrl).toString();
+  } catch {
+    return undefined;
+  }
+}
+
 const isAuth = (status: number, headers: Record<string, string>) => (status === 401 || status === 403) && Boolean(headers['www-authenticate']);
 
 export class Prober {
@@ -128,32 +137,49 @@ export class Prober {
     return { found: false };
   }
 
+  /** Never throws: whatever goes wrong becomes a failed report with its reason. */
   async probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
+    try {
+      return await this.discover(url, options);
+    } catch (err) {
+      return this.failure(url, options.hint ?? 'mcp', 'handshake_failed', `the probe could not complete: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** A card (valid or not) at the origin's well-known paths, unless the URL is one of them. */
+  private async wellKnownCard(url: string): Promise<CardFetch | undefined> {
+    if (WELL_KNOWN_CARDS.includes(new URL(url).pathname)) return undefined;
+    for (const path of WELL_KNOWN_CARDS) {
+      const found = await this.fetchCard(new URL(path, url).toString());
+      if (found.card || found.invalid) return found;
+    }
+    return undefined;
+  }
+
+  /** The card at the URL, else at the origin's well-known paths. */
+  private async findCard(url: string): Promise<CardFetch> {
+    const first = await this.fetchCard(url);
+    if (first.card || first.invalid || first.error) return first;
+    return (await this.wellKnownCard(url)) ?? first;
+  }
+
+  private async discover(url: string, options: ProbeOptions): Promise<ProbeReport> {
     const hint = options.hint ?? 'mcp';
     const first = await this.fetchCard(url);
     if (first.error && first.error.reason !== 'timeout') return this.failure(url, hint, first.error.reason, first.error.message);
     if (first.card) return this.agent(url, first.card, first.url, options);
     if (first.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${first.invalid.join('; ')}`);
 
-    const tryWellKnown = async () => {
-      if (WELL_KNOWN_CARDS.includes(new URL(url).pathname)) return undefined;
-      for (const path of WELL_KNOWN_CARDS) {
-        const found = await this.fetchCard(new URL(path, url).toString());
-        if (found.card || found.invalid) return found;
-      }
-      return undefined;
-    };
-
     let wellKnown: CardFetch | undefined;
     if (hint === 'agent') {
-      wellKnown = await tryWellKnown();
+      wellKnown = await this.wellKnownCard(url);
       if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
     }
     const mcp = await mcpHandshake(this.client, url);
     if (mcp.ok) return this.mcp(url, mcp, options);
     if (mcp.auth) return this.authRequired(url, mcp);
     if (hint === 'mcp') {
-      wellKnown = await tryWellKnown();
+      wellKnown = await this.wellKnownCard(url);
       if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
     }
     if (wellKnown?.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${wellKnown.invalid.join('; ')}`);
@@ -173,12 +199,12 @@ export class Prober {
       const reason: FailReason = mcp.auth ? 'auth_required' : mcp.error?.reason ?? 'handshake_failed';
       return { ok: false, reason, detail: mcp.detail ?? reason, latencyMs: null, target: url };
     }
-    const card = await this.fetchCard(url);
-    if (!card.card) {
-      const reason: FailReason = card.error?.reason ?? (card.invalid ? 'invalid_card' : 'not_a_card');
+    const card = await this.findCard(url);
+    const endpoint = card.card?.endpoint ? resolveEndpoint(card.card.endpoint, card.url) : undefined;
+    if (!card.card || !endpoint) {
+      const reason: FailReason = card.error?.reason ?? (card.invalid ? 'invalid_card' : card.card ? 'handshake_failed' : 'not_a_card');
       return { ok: false, reason, detail: card.error?.message ?? reason, latencyMs: null, target: url };
     }
-    const endpoint = card.card.endpoint ? new URL(card.card.endpoint, card.url).toString() : url;
     const hs = await a2aHandshake(this.client, endpoint, card.card.protocol);
     const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
     return { ok: hs.ok, reason, detail: hs.detail ?? 'handshake ok', latencyMs: hs.latencyMs, target: endpoint };
@@ -187,10 +213,11 @@ export class Prober {
   private async agent(url: string, card: AgentCard, cardUrl: string, options: ProbeOptions): Promise<ProbeReport> {
     const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags }));
     const common = { kind: 'agent' as const, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
-    if (!card.endpoint) {
-      return this.finish(url, { ...common, ok: false, reason: 'handshake_failed', detail: 'the card declares no JSON-RPC interface', target: cardUrl, protocol: card.protocol, latencyMs: null, parsed: true, publicMetadata: card.hasProvider }, options);
+    const endpoint = card.endpoint ? resolveEndpoint(card.endpoint, cardUrl) : undefined;
+    if (!endpoint) {
+      const detail = card.endpoint ? 'the card declares an endpoint that is not a valid URL' : 'the card declares no JSON-RPC interface';
+      return this.finish(url, { ...common, ok: false, reason: 'handshake_failed', detail, target: cardUrl, protocol: card.protocol, latencyMs: null, parsed: true, publicMetadata: card.hasProvider }, options);
     }
-    const endpoint = new URL(card.endpoint, cardUrl).toString();
     const hs = await a2aHandshake(this.client, endpoint, card.protocol);
     const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
     return this.finish(

@@ -57,6 +57,8 @@ export async function startFixtures(): Promise<Fixtures> {
           protocolVersion: '0.3.0',
           skills: [{ id: 'nothing', name: 'Nothing' }],
         });
+      case '/bad-endpoint-card.json':
+        return json(200, { name: 'Broken Endpoint', description: 'Its endpoint is not a URL.', url: 'http://[::1', skills: [{ id: 'x', name: 'X' }] });
       case '/marked-up-card.json':
         return json(200, {
           name: '<script>alert(1)</script>Agent',
