@@ -107,3 +107,17 @@ test('an expired cursor is a 410 that says to start again', async () => {
   assert.equal(res.status, 410);
   assert.equal(res.body.error.code, 'cursor_expired');
 });
+
+test('the response cache stays bounded and keys on the parsed query', async () => {
+  const { ResponseCache } = await import('../src/http/response-cache.ts');
+  const cache = new ResponseCache(60_000);
+  const big = { pad: 'x'.repeat(8 * 1024 * 1024) };
+  for (let i = 0; i < 20; i++) cache.set(`k${i}`, 1, 0, big);
+  const kept = Array.from({ length: 20 }, (_, i) => cache.get(`k${i}`, 1, 0)).filter(Boolean).length;
+  assert.ok(kept <= 8, `at most 64 MiB kept (${kept} entries of 8 MiB)`);
+  assert.ok(cache.get('k19', 1, 0), 'the newest entry stays');
+  // Unknown parameters do not make new entries: the same ETag and a 304.
+  const plain = await get();
+  const noisy = await get({ 'if-none-match': plain.etag }, '?utm_source=x&limit=100');
+  assert.equal(noisy.status, 304);
+});

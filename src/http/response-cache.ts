@@ -11,10 +11,13 @@ interface Entry {
   etag: string;
 }
 
-const MAX_ENTRIES = 256;
+/** Bounds on what the cache holds, so varied queries cannot grow it without end. */
+const MAX_ENTRIES = 64;
+const MAX_BYTES = 64 * 1024 * 1024;
 
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
   constructor(private readonly maxAgeMs: number) {}
 
   get(key: string, version: number, now: number): Entry | undefined {
@@ -26,10 +29,19 @@ export class ResponseCache {
     const body = Buffer.from(JSON.stringify(value));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const entry = { version, at: now, body, etag };
-    this.entries.delete(key);
+    this.remove(key);
     this.entries.set(key, entry);
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += body.length;
+    // Oldest first out; the newest entry always stays.
+    while (this.entries.size > 1 && (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES)) this.remove(this.entries.keys().next().value!);
     return entry;
+  }
+
+  private remove(key: string) {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.bytes -= old.body.length;
+    this.entries.delete(key);
   }
 }
 

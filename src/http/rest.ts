@@ -54,9 +54,13 @@ export function registerRest(app: FastifyInstance, services: Services) {
         }
         const run = () => runOperation(route.operation, requestCtx(services, request), raw, 'rest');
         if (!route.cached) return run();
+        // Keyed by the parsed input, so unknown or reordered query parameters share one entry.
+        const parsed = route.operation.input.safeParse(raw ?? {});
+        if (!parsed.success) return run(); // answers with the invalid_input error
+        const key = `${route.path}${JSON.stringify(parsed.data)}`;
         const version = await latestChange(services.db.kysely);
         const now = services.clock.now().getTime();
-        const entry = cache.get(request.url, version, now) ?? cache.set(request.url, version, now, await run());
+        const entry = cache.get(key, version, now) ?? cache.set(key, version, now, await run());
         reply.header('etag', entry.etag).header('cache-control', 'no-cache');
         if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
         return reply.type('application/json; charset=utf-8').send(entry.body);
