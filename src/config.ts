@@ -22,6 +22,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
+  REDIS_PREFIX: z.string().min(1).max(64).default('rollcall:'),
   PROBE_ALLOW_PRIVATE: flag,
   PROBE_DELAY_S: count(0),
   PROBE_INTERVAL_H: positive(6),
@@ -56,6 +57,7 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  redisPrefix: string;
   probeAllowPrivate: boolean;
   probeDelayS: number;
   probeIntervalH: number;
@@ -111,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     probeAllowPrivate: e.PROBE_ALLOW_PRIVATE,
     probeDelayS: e.PROBE_DELAY_S,
     probeIntervalH: e.PROBE_INTERVAL_H,

@@ -72,6 +72,24 @@ test('per-address rate limits: writes and reads counted apart, 429 with Retry-Af
   assert.deepEqual(stored.map((r) => r.url).sort(), ['https://rl1.example.org/mcp', 'https://rl2.example.org/mcp']);
 });
 
+test('with REDIS_URL, instances share one rate limit', async () => {
+  const env = { RATE_LIMIT_WRITE_PER_MIN: '2', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `rollcall-test-${process.pid}-${Date.now()}:` };
+  const a = await own({ env });
+  const b = await own({ env, joinStore: a.store });
+  assert.equal((await postJson(a, '/api/publish', { url: 'https://shared-rl1.example.org/mcp' })).status, 200);
+  assert.equal((await postJson(b, '/api/publish', { url: 'https://shared-rl2.example.org/mcp' })).status, 200);
+  const third = await postJson(a, '/api/publish', { url: 'https://shared-rl3.example.org/mcp' });
+  assert.equal(third.status, 429, 'the count lives in Redis, not in one instance');
+});
+
+test('an unreachable Redis does not take the service down: limits fall back to letting requests through', async () => {
+  const app = await own({ env: { RATE_LIMIT_WRITE_PER_MIN: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
+  const started = Date.now();
+  const res = await postJson(app, '/api/publish', { url: 'https://no-redis.example.org/mcp' });
+  assert.equal(res.status, 200);
+  assert.ok(Date.now() - started < 5000, 'no long stall');
+});
+
 test('logs never carry tokens: query secrets and authorization headers are redacted', async () => {
   assert.equal(redactUrl('/api/products/access?token=rc_secret&artifact=kernel'), '/api/products/access?token=[redacted]&artifact=kernel');
   assert.equal(redactUrl('/x?a=1&access_token=rc_abc'), '/x?a=1&access_token=[redacted]');

@@ -11,13 +11,13 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
   const read = config.rateLimitReadPerMin;
   const write = config.rateLimitWritePerMin;
   if (read === 0 && write === 0) return;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
   await app.register(rateLimit, {
     global: true,
     timeWindow: 60_000,
     enableDraftSpec: true, // RateLimit-* headers and Retry-After
-    ...(redis ? { redis, nameSpace: 'rollcall-rl:', skipOnError: true } : {}),
+    ...(redis ? { redis, nameSpace: `${config.redisPrefix}rl:`, skipOnError: true } : {}),
     // Reads and writes are separate budgets, so a burst of polling never blocks a publish.
     keyGenerator: (request) => `${isRead(request) ? 'r' : 'w'}:${request.ip}`,
     max: (request) => (isRead(request) ? read : write),
