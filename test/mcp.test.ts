@@ -98,6 +98,19 @@ test('arguments that fail the schema are an isError result a model can read, not
   assert.equal(structured(noUrl).error.field, 'url');
 });
 
+test('every tool answers wrong-typed arguments with a readable isError result', async () => {
+  const { tools } = await client.listTools();
+  const wrong = { url: 123, id: 5, name: [], listing_id: 7, capabilities: 'not-a-list' };
+  for (const tool of tools) {
+    const result = await client.callTool({ name: tool.name, arguments: wrong });
+    assert.equal(result.isError, true, tool.name);
+    const s = structured(result);
+    assert.equal(s.ok, false, tool.name);
+    assert.equal(s.error.code, 'invalid_input', `${tool.name}: ${JSON.stringify(s.error)}`);
+    assert.ok(s.error.details.length >= 1, tool.name);
+  }
+});
+
 test('an unknown tool is JSON-RPC -32602', async () => {
   await assert.rejects(
     client.callTool({ name: 'no_such_tool', arguments: {} }),
