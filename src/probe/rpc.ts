@@ -28,10 +28,34 @@ function findReply(candidates: unknown[], id: unknown): RpcReply['message'] {
   return undefined;
 }
 
-export const parseRpcBody = (http: OutboundResponse, id: unknown): RpcReply['message'] =>
-  parseFromText(http.text(), id, (http.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream'));
+const isEventStream = (headers: Record<string, string>) => (headers['content-type'] ?? '').toLowerCase().includes('text/event-stream');
 
-function parseFromText(text: string, id: unknown, sse = /^(event|data|id|retry):/m.test(text)): RpcReply['message'] {
+export const parseRpcBody = (http: OutboundResponse, id: unknown): RpcReply['message'] => parseFromText(http.text(), id, isEventStream(http.headers));
+
+/**
+ * Reads an event stream chunk by chunk and says when the answer with `id` has arrived. Each byte
+ * is looked at once (a server sending tiny chunks cannot make this quadratic).
+ */
+export function answerSpotter(id: unknown): (chunk: Buffer) => boolean {
+  const decoder = new TextDecoder();
+  const boundary = /\r?\n\r?\n/g;
+  let pending = '';
+  return (chunk) => {
+    // A boundary can straddle chunks: look back 3 characters, no further.
+    boundary.lastIndex = Math.max(0, pending.length - 3);
+    pending += decoder.decode(chunk, { stream: true });
+    let found = false;
+    for (let hit = boundary.exec(pending); hit; hit = boundary.exec(pending)) {
+      const event = pending.slice(0, hit.index);
+      pending = pending.slice(hit.index + hit[0].length);
+      boundary.lastIndex = 0;
+      if (parseFromText(`${event}\n\n`, id, true) !== undefined) found = true;
+    }
+    return found;
+  };
+}
+
+function parseFromText(text: string, id: unknown, sse: boolean): RpcReply['message'] {
   const candidates: unknown[] = [];
   const tryParse = (s: string) => {
     try {
@@ -51,7 +75,7 @@ export async function postRpc(client: GuardedClient, url: string, message: Recor
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify(message),
     // A server may keep its event stream open after answering: stop once our answer is in.
-    enough: (soFar) => 'id' in message && parseFromText(soFar.toString('utf8'), message.id) !== undefined,
+    until: (headers) => ('id' in message && isEventStream(headers) ? answerSpotter(message.id) : undefined),
   });
   return { http, message: 'id' in message ? parseRpcBody(http, message.id) : undefined };
 }

@@ -42,8 +42,11 @@ export interface OutboundRequest {
   method?: 'GET' | 'POST' | 'HEAD' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
-  /** Stop reading once this says the body so far is enough (an event stream that stays open). */
-  enough?: (soFar: Buffer) => boolean;
+  /**
+   * For answers that may stay open (event streams): given the response headers, a reader that is
+   * fed each chunk once and says when it has read enough. Reading stops there.
+   */
+  until?: (headers: Record<string, string>) => ((chunk: Buffer) => boolean) | undefined;
 }
 
 export interface OutboundResponse {
@@ -176,7 +179,7 @@ export class GuardedClient {
     let body = init.body;
     try {
       for (;;) {
-        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal, init.enough);
+        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal, init.until);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
@@ -196,7 +199,7 @@ export class GuardedClient {
     }
   }
 
-  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, enough?: (soFar: Buffer) => boolean) {
+  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, until?: OutboundRequest['until']) {
     await this.gate.enter(url.host);
     try {
       const res = await request(url, {
@@ -211,6 +214,9 @@ export class GuardedClient {
         res.body.destroy();
         throw new OutboundError('too_large', `the answer is larger than ${this.maxBodyBytes} bytes`);
       }
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      const enough = until?.(flat);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
@@ -220,13 +226,11 @@ export class GuardedClient {
           throw new OutboundError('too_large', `the answer is larger than ${this.maxBodyBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
-        if (enough?.(Buffer.concat(chunks))) {
+        if (enough?.(chunk as Buffer)) {
           res.body.destroy();
           break;
         }
       }
-      const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const buffer = Buffer.concat(chunks);
       return { status: res.statusCode, headers: flat, body: buffer, text: () => buffer.toString('utf8') };
     } finally {
