@@ -17,6 +17,7 @@ import { JobRunner } from './jobs/runner.ts';
 import { SweepJob, SWEEP_JOB } from './jobs/sweep.ts';
 import { ensureJob } from './jobs/store.ts';
 import { iso } from './platform/clock.ts';
+import { Metrics } from './platform/metrics.ts';
 import { operations } from './catalog.ts';
 import { sendError } from './http/errors.ts';
 import { registerHealth } from './http/health.ts';
@@ -59,7 +60,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return503OnClosing: true,
   });
   const prober = options.prober ?? createProber(config);
-  const base = { config, db, clock: options.clock ?? systemClock, log: http.log, prober, onDemand: new OnDemandProbes(config.probeRatePerMin) };
+  const base = {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    log: http.log,
+    prober,
+    onDemand: new OnDemandProbes(config.probeRatePerMin),
+    metrics: new Metrics(),
+  };
   const jobs = new JobRunner(base, { probe: new ProbeJob(base), sweep: new SweepJob(base) }, {
     concurrency: config.probeConcurrency,
     leaseMs: config.jobLeaseS * 1000,
@@ -72,6 +81,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   http.removeContentTypeParser('text/plain');
   http.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    base.metrics.requests.inc({ route, status: `${Math.floor(reply.statusCode / 100)}xx` });
+    base.metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
   http.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   http.setNotFoundHandler((request, reply) =>

@@ -45,12 +45,28 @@ test('/healthz says the process is up; /readyz says the database answers, and 50
   assert.equal(down.body.error.code, 'database_unreachable');
 });
 
+test('/metrics counts requests by route and status, and probes by outcome', async () => {
+  const app = await own({ probing: true });
+  await getJson(app, '/api/listings/active');
+  await getJson(app, '/api/listings/status?id=missing');
+  await postJson(app, '/api/publish', { url: 'https://metrics.example.org/mcp' }); // unresolvable in tests: fails
+  await app.jobs.idle();
+  const res = await app.http.inject({ method: 'GET', url: '/metrics' });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /text\/plain/);
+  assert.match(res.body, /rollcall_http_requests_total\{route="\/api\/listings\/active",status="2xx"\} 1/);
+  assert.match(res.body, /rollcall_http_requests_total\{route="\/api\/listings\/status",status="4xx"\} 1/);
+  assert.match(res.body, /rollcall_probes_total\{kind="mcp",outcome="unreachable"\} 1/);
+  assert.match(res.body, /rollcall_jobs_total\{kind="probe",result="done"\} 1/);
+  assert.match(res.body, /rollcall_process_cpu_seconds_total/);
+});
+
 test('/openapi.json describes every REST route with its parameters', async () => {
   const app = await own();
   const doc = (await getJson(app, '/openapi.json')).body;
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.9.0');
-  for (const p of ['/api/publish', '/api/listings/status', '/api/listings/active', '/api/talk', '/api/mcp', '/healthz', '/readyz']) assert.ok(doc.paths[p], p);
+  for (const p of ['/api/publish', '/api/listings/status', '/api/listings/active', '/api/talk', '/api/score', '/api/score/rubric', '/api/mcp', '/healthz', '/readyz', '/metrics']) assert.ok(doc.paths[p], p);
   assert.ok(doc.paths['/api/publish'].post.requestBody.content['application/json'].schema.properties.url);
   const params = doc.paths['/api/listings/active'].get.parameters.map((p: { name: string }) => p.name);
   assert.deepEqual(params.sort(), ['cursor', 'limit']);

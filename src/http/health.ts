@@ -1,4 +1,5 @@
-// /healthz: the process is up. /readyz: the database answers. Neither is rate limited.
+// /healthz: the process is up. /readyz: the database answers. /metrics: Prometheus text (counts
+// only, no personal data). None is rate limited.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../platform/operation.ts';
@@ -6,6 +7,10 @@ import type { Services } from '../platform/operation.ts';
 export function registerHealth(app: FastifyInstance, services: Services) {
   const config = { rateLimit: false };
   app.get('/healthz', { config }, async () => ({ ok: true, version: services.config.version }));
+  app.get('/metrics', { config }, async (_request, reply) => {
+    const { registry } = services.metrics;
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
   app.get('/readyz', { config }, async (request, reply) => {
     try {
       await sql`select 1`.execute(services.db.kysely);

@@ -12,7 +12,16 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
   const write = config.rateLimitWritePerMin;
   if (read === 0 && write === 0) return;
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  if (redis) {
+    // While Redis is unreachable the limits let requests through (skipOnError); say so once a minute, not per retry.
+    let lastWarned = 0;
+    redis.on('error', (err) => {
+      if (Date.now() - lastWarned < 60_000) return;
+      lastWarned = Date.now();
+      app.log.warn({ err: err.message }, 'Redis unreachable: rate limits are not shared until it is back');
+    });
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
   await app.register(rateLimit, {
     global: true,
     timeWindow: 60_000,

@@ -18,7 +18,7 @@ export interface JobRunnerOptions {
   tickS: number;
 }
 
-type Base = Pick<Services, 'db' | 'clock' | 'log'>;
+type Base = Pick<Services, 'db' | 'clock' | 'log' | 'metrics'>;
 
 export class JobRunner {
   private readonly running = new Set<Promise<void>>();
@@ -71,7 +71,11 @@ export class JobRunner {
     this.runningIds.add(lease.id);
     const run: Promise<void> = this.handlers[lease.kind]
       .run(lease)
-      .catch((err) => this.services.log.error({ err, job: lease.id }, 'job failed'))
+      .then(() => void this.services.metrics.jobs.inc({ kind: lease.kind, result: 'done' }))
+      .catch((err) => {
+        this.services.metrics.jobs.inc({ kind: lease.kind, result: 'error' });
+        this.services.log.error({ err, job: lease.id }, 'job failed');
+      })
       .finally(() => {
         this.running.delete(run);
         this.runningIds.delete(lease.id);

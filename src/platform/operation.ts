@@ -8,6 +8,7 @@ import type { Db } from './db/dialect.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
 import type { Prober } from '../probe/prober.ts';
 import type { OnDemandProbes } from '../probe/budget.ts';
+import type { Metrics } from './metrics.ts';
 import { invalidInput } from './errors.ts';
 
 /** What every operation may use: injected once per process. */
@@ -19,6 +20,7 @@ export interface Services {
   probes: ProbeScheduler;
   prober: Prober;
   onDemand: OnDemandProbes;
+  metrics: Metrics;
 }
 
 /** Who is calling (DESIGN.md "Caller identity"); richer forms arrive with access tokens. */

@@ -17,18 +17,21 @@ export function nextProbeDelayMs(config: Config, failuresInRow: number): number 
 }
 
 export class ProbeJob implements JobHandler {
-  constructor(private readonly services: Pick<Services, 'db' | 'clock' | 'log' | 'config' | 'prober'>) {}
+  constructor(private readonly services: Pick<Services, 'db' | 'clock' | 'log' | 'config' | 'prober' | 'metrics'>) {}
 
   async run(lease: Lease): Promise<void> {
-    const { db, clock, config, prober, log } = this.services;
+    const { db, clock, config, prober, log, metrics } = this.services;
     const id = lease.subject!;
     const row = await findListingById(db.kysely, id);
     if (!row) return removeJob(db.kysely, lease.id);
     if (row.lane === 'queued' || row.lane === 'failed') await updateListing(db.kysely, id, { lane: 'probing' }, iso(clock.now()));
+    const stopTimer = metrics.probeSeconds.startTimer();
     const report = await prober.probe(row.url, {
       hint: row.kind,
       takenByOther: async (url) => Boolean(await db.kysely.selectFrom('listings').select('id').where('url', '=', url).where('id', '!=', id).executeTakeFirst()),
     });
+    stopTimer();
+    metrics.probes.inc({ kind: report.kind, outcome: report.live ? 'live' : report.reason ?? 'failed' });
     const now = clock.now();
     const failuresInRow = report.live ? 0 : lease.attempts + 1;
     const applied = await inTransaction(db.kysely, async (trx) => {
@@ -37,6 +40,7 @@ export class ProbeJob implements JobHandler {
       await applyProbe(trx, id, report, { now, graceDays: config.talkGraceDays, failuresInRow });
       return completeJob(trx, lease, iso(new Date(now.getTime() + nextProbeDelayMs(config, failuresInRow))), failuresInRow, iso(now));
     });
+    if (!applied) metrics.jobs.inc({ kind: 'probe', result: 'lost_lease' });
     log.info({ listingId: id, live: report.live, reason: report.reason, score: report.score, applied }, 'probe finished');
   }
 }
