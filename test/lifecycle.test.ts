@@ -150,3 +150,24 @@ test('probe history is kept bounded', async () => {
   assert.equal(rows.length, 50);
   assert.equal((await status(id)).history.probes, 50);
 });
+
+test('PROBE_DELAY_S holds the first probe back; the tick runs it when due', async () => {
+  const delayed = await startApp({ probing: true, clock, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_DELAY_S: '360' } });
+  try {
+    clock.set('2026-12-05T00:00:00.000Z');
+    const { body } = await postJson(delayed, '/api/publish', { url: `${agent.baseUrl}/delayed/agent-card.json` });
+    await delayed.jobs.idle();
+    const read = async () => (await getJson(delayed, `/api/listings/status?id=${body.id}`)).body.lane;
+    assert.equal(await read(), 'queued');
+    clock.advance(359_000);
+    await delayed.jobs.tick();
+    await delayed.jobs.idle();
+    assert.equal(await read(), 'queued');
+    clock.advance(1000);
+    await delayed.jobs.tick();
+    await delayed.jobs.idle();
+    assert.equal(await read(), 'active');
+  } finally {
+    await delayed.close();
+  }
+});

@@ -61,6 +61,13 @@ test('without listing_id the channel explains itself; feed=1 adds the public fee
   assert.ok(!JSON.stringify(feed.body).includes('@'));
 });
 
+test('the public feed repeats no email or address that a listing name carries', async () => {
+  await postJson(app, '/api/publish', { url: 'https://named.example.org/mcp', name: 'Ask jane.doe@example.com at 10.1.2.3' });
+  const feed = (await getJson(app, '/api/talk?feed=1')).body.feed;
+  const item = feed.find((i: { listing: { name: string } }) => i.listing.name.startsWith('Ask'));
+  assert.equal(item.listing.name, 'Ask [email] at [address]');
+});
+
 test('talk errors: unknown listing 404, bad values 400', async () => {
   const unknown = await getJson(app, '/api/talk?listing_id=lst_missing');
   assert.equal(unknown.status, 404);

@@ -51,11 +51,12 @@ export const publish = defineOperation({
         },
         now,
       );
-      // Republishing re-probes now, with a clean failure count: the publisher says it is fixed.
-      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, now, now, { resetAttempts: true });
+      // Republishing re-probes now (after PROBE_DELAY_S), with a clean failure count: the publisher says it is fixed.
+      const due = iso(new Date(ctx.clock.now().getTime() + ctx.config.probeDelayS * 1000));
+      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, due, now, { resetAttempts: true });
       return result;
     });
-    ctx.probes.wake(row.id);
+    if (ctx.config.probeDelayS === 0) ctx.probes.wake(row.id); // otherwise a tick picks it up when due
     return {
       ok: true as const,
       // `listed`: a new listing; `queued`: the URL was already listed and a re-probe is queued.
