@@ -3,7 +3,8 @@
 import { Kysely, SqliteDialect, PostgresDialect, type ColumnDataType } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -46,6 +47,8 @@ export function openDb(options: OpenDbOptions): Db {
     return { engine: 'postgres', kysely, serialType: 'bigserial', close: () => kysely.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
+  // Loaded only when SQLite is chosen: a PostgreSQL deployment never loads the native module.
+  const SQLite = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
   const file = new SQLite(path.join(options.dataDir, 'registry.db'));
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
