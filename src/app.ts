@@ -91,10 +91,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   http.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ ok: false, error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }, request_id: request.id }),
   );
+  // Shutdown cuts probes in flight instead of waiting out their time limits; their jobs are handed
+  // back unfinished for another instance (or the next start) to run.
   http.addHook('onClose', async () => {
+    jobs.stop();
+    await prober.abort();
     await services.probes.close();
     await jobs.close();
-    await prober.close();
     if (ownsDb) await db.close();
   });
 

@@ -8,7 +8,8 @@ import { claimDue, type Lease } from './store.ts';
 import type { JobsTable } from '../platform/db/schema.ts';
 
 export interface JobHandler {
-  run(lease: Lease): Promise<void>;
+  /** `stopping` is aborted when the instance shuts down: a handler then gives its lease back unfinished. */
+  run(lease: Lease, stopping: AbortSignal): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -25,6 +26,7 @@ export class JobRunner {
   private readonly runningIds = new Set<string>();
   private cron?: Cron;
   private closing = false;
+  private readonly stopping = new AbortController();
   /** Jobs this runner has started since it was built. */
   started = 0;
 
@@ -70,7 +72,7 @@ export class JobRunner {
     this.started++;
     this.runningIds.add(lease.id);
     const run: Promise<void> = this.handlers[lease.kind]
-      .run(lease)
+      .run(lease, this.stopping.signal)
       .then(() => void this.services.metrics.jobs.inc({ kind: lease.kind, result: 'done' }))
       .catch((err) => {
         this.services.metrics.jobs.inc({ kind: lease.kind, result: 'error' });
@@ -88,9 +90,15 @@ export class JobRunner {
     while (this.running.size) await Promise.all(this.running);
   }
 
-  async close(): Promise<void> {
+  /** Takes no new jobs and tells running ones the instance is stopping. */
+  stop(): void {
     this.closing = true;
     this.cron?.stop();
+    this.stopping.abort();
+  }
+
+  async close(): Promise<void> {
+    this.stop();
     await this.idle();
   }
 }

@@ -80,6 +80,16 @@ export async function completeJob(trx: Executor, lease: Lease, dueAt: string, at
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** Gives a lease back unfinished, due as before, so another instance can run the job at once. */
+export async function releaseLease(db: Executor, lease: Lease, now: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ lease_token: null, lease_until: null, updated_at: now })
+    .where('id', '=', lease.id)
+    .where('lease_token', '=', lease.lease_token)
+    .execute();
+}
+
 /** Creates the job due at `dueAt` unless it exists (singletons every instance ensures at start). */
 export async function ensureJob(db: Executor, job: { id: string; kind: JobsTable['kind']; subject: string | null }, dueAt: string): Promise<void> {
   await db

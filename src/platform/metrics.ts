@@ -31,7 +31,7 @@ export class Metrics {
   });
   readonly jobs = new Counter({
     name: 'rollcall_jobs_total',
-    help: 'Leased jobs run, by kind and result (done, lost_lease, error)',
+    help: 'Leased jobs run, by kind and result (done, lost_lease, released, error)',
     labelNames: ['kind', 'result'] as const,
     registers: [this.registry],
   });

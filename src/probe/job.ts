@@ -5,7 +5,7 @@ import type { Services } from '../platform/operation.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/changes.ts';
 import { findListingById, updateListing } from '../listings/store.ts';
-import { completeJob, removeJob, stillHeld, type Lease } from '../jobs/store.ts';
+import { completeJob, releaseLease, removeJob, stillHeld, type Lease } from '../jobs/store.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import type { Config } from '../config.ts';
 import { applyProbe } from './apply.ts';
@@ -19,7 +19,7 @@ export function nextProbeDelayMs(config: Config, failuresInRow: number): number 
 export class ProbeJob implements JobHandler {
   constructor(private readonly services: Pick<Services, 'db' | 'clock' | 'log' | 'config' | 'prober' | 'metrics'>) {}
 
-  async run(lease: Lease): Promise<void> {
+  async run(lease: Lease, stopping: AbortSignal): Promise<void> {
     const { db, clock, config, prober, log, metrics } = this.services;
     const id = lease.subject!;
     const row = await findListingById(db.kysely, id);
@@ -31,6 +31,12 @@ export class ProbeJob implements JobHandler {
       takenByOther: async (url) => Boolean(await db.kysely.selectFrom('listings').select('id').where('url', '=', url).where('id', '!=', id).executeTakeFirst()),
     });
     stopTimer();
+    if (stopping.aborted) {
+      // Cut short by shutdown: the failure is ours, not the listing's. Nothing is applied.
+      await releaseLease(db.kysely, lease, iso(clock.now()));
+      metrics.jobs.inc({ kind: 'probe', result: 'released' });
+      return;
+    }
     metrics.probes.inc({ kind: report.kind, outcome: report.live ? 'live' : report.reason ?? 'failed' });
     const now = clock.now();
     const failuresInRow = report.live ? 0 : lease.attempts + 1;

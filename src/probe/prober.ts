@@ -339,4 +339,9 @@ export class Prober {
   async close(): Promise<void> {
     await this.client.close();
   }
+
+  /** Stops probes in flight (shutdown); their callers must not take the cut for the server's failure. */
+  async abort(): Promise<void> {
+    await this.client.destroy();
+  }
 }

@@ -241,6 +241,11 @@ export class GuardedClient {
   async close(): Promise<void> {
     await this.agent.close();
   }
+
+  /** Cuts every request in flight (shutdown): they fail at once instead of running to their limits. */
+  async destroy(): Promise<void> {
+    await this.agent.destroy();
+  }
 }
 
 function toOutboundError(err: unknown): OutboundError {
