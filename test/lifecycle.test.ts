@@ -74,7 +74,10 @@ test('failing re-probes back off, three in a row make it dormant; a good probe p
     assert.equal(j.attempts, 2);
     assert.equal(j.due_at, '2026-11-02T06:15:00.000Z', 'the backoff doubles');
     assert.equal((await status(id)).lane, 'active');
-    await at(10 * 60_000);
+    // Republishing does not reset the count for a Live listing: the re-probe is failure number 3.
+    const republished = await postJson(app, '/api/publish', { url: `${agent.baseUrl}/two/agent-card.json` });
+    assert.equal(republished.body.outcome, 'queued');
+    await app.jobs.idle();
     s = await status(id);
     assert.equal(s.lane, 'dormant', 'dormant after 3 failed probes in a row');
     assert.equal((await job(id)).attempts, 3);

@@ -51,9 +51,12 @@ export const publish = defineOperation({
         },
         now,
       );
-      // Republishing re-probes now (after PROBE_DELAY_S), with a clean failure count: the publisher says it is fixed.
+      // Republishing re-probes now (after PROBE_DELAY_S). A failed listing's backoff restarts (the
+      // publisher says it is fixed); a Live or dormant one keeps its count of failures in a row, so
+      // republishing cannot hold off dormancy.
       const due = iso(new Date(ctx.clock.now().getTime() + ctx.config.probeDelayS * 1000));
-      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, due, now, { resetAttempts: true });
+      const resetAttempts = result.row.lane !== 'active' && result.row.lane !== 'dormant';
+      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, due, now, { resetAttempts });
       return result;
     });
     if (ctx.config.probeDelayS === 0) ctx.probes.wake(row.id); // otherwise a tick picks it up when due
