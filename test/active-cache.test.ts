@@ -63,13 +63,18 @@ test('every kind of change gives a new answer', async () => {
 
 test('within its lifetime and feed position the cache serves the same bytes', async () => {
   const a = await get();
+  // A write that bypasses the change feed is not seen while the cached answer lives: it is served from the cache.
+  const someone = JSON.parse(a.body).mcps[0];
+  await app.services.db.kysely.updateTable('listings').set({ name: 'Renamed Behind The Feed' }).where('id', '=', someone.id).execute();
   clock.advance(1000);
   const b = await get();
   assert.equal(b.etag, a.etag);
+  assert.ok(!b.body.includes('Renamed Behind The Feed'));
   // Past ACTIVE_CACHE_MS it is rebuilt: 60 s later the probe ages (hundredths of an hour) have moved.
   clock.advance(60_000);
   const c = await get();
   assert.notEqual(c.etag, a.etag);
+  assert.ok(c.body.includes('Renamed Behind The Feed'), 'rebuilt from the database');
 });
 
 test('cursors page one fixed order while ranks, lanes and new listings change meanwhile', async () => {

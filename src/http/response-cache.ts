@@ -1,6 +1,6 @@
-// Serialized responses of hot read routes, keyed by request URL and valid while the change feed
-// has not moved and for at most a short lifetime (fields derived from the clock stay true). The
-// ETag is a hash of the bytes, so a client revalidating unchanged content gets a 304.
+// Serialized responses of hot read routes, keyed by route and parsed input, valid while the change
+// feed has not moved and for at most a short lifetime (fields derived from the clock stay true).
+// The ETag is a hash of the bytes, so a client revalidating unchanged content gets a 304.
 import { createHash } from 'node:crypto';
 
 interface Entry {

@@ -2,9 +2,9 @@
 // or many a job is never run twice at once, and a job whose runner died is taken over once its
 // lease expires. Claims use FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite serializes writers.
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../platform/db/dialect.ts';
-import type { JobsTable } from '../platform/db/schema.ts';
+import type { Database, JobsTable } from '../platform/db/schema.ts';
 import type { Executor } from '../platform/db/changes.ts';
 import { iso } from '../platform/clock.ts';
 
@@ -13,17 +13,18 @@ export type Lease = Job & { lease_token: string };
 
 export const probeJobId = (listingId: string) => `probe:${listingId}`;
 
+type JobSpec = { id: string; kind: JobsTable['kind']; subject: string | null };
+
+const newJobRow = (job: JobSpec, dueAt: string, now: string) => ({ ...job, due_at: dueAt, attempts: 0, lease_token: null, lease_until: null, updated_at: now });
+
+/** The leases that may be taken now: none, or one whose holder let it expire. */
+const leaseFree = (nowIso: string) => (eb: ExpressionBuilder<Database, 'jobs'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowIso)]);
+
 /** Creates the job or moves its due time; `resetAttempts` also clears its failure count. */
-export async function scheduleJob(
-  db: Executor,
-  job: { id: string; kind: JobsTable['kind']; subject: string | null },
-  dueAt: string,
-  now: string,
-  options: { resetAttempts?: boolean } = {},
-): Promise<void> {
+export async function scheduleJob(db: Executor, job: JobSpec, dueAt: string, now: string, options: { resetAttempts?: boolean } = {}): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({ ...job, due_at: dueAt, attempts: 0, lease_token: null, lease_until: null, updated_at: now })
+    .values(newJobRow(job, dueAt, now))
     .onConflict((oc) =>
       oc.column('id').doUpdateSet((eb) => ({
         due_at: eb.ref('excluded.due_at'),
@@ -34,12 +35,16 @@ export async function scheduleJob(
     .execute();
 }
 
+/** Schedules a listing's probe (publish, and a check-in on a dormant listing). */
+export const scheduleProbe = (db: Executor, listingId: string, dueAt: string, now: string, options: { resetAttempts?: boolean } = {}) =>
+  scheduleJob(db, { id: probeJobId(listingId), kind: 'probe', subject: listingId }, dueAt, now, options);
+
 function claimable(db: Db, nowIso: string, limit: number, id?: string) {
   let q = db.kysely
     .selectFrom('jobs')
     .select('id')
     .where('due_at', '<=', nowIso)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowIso)]));
+    .where(leaseFree(nowIso));
   if (id !== undefined) q = q.where('id', '=', id);
   q = q.orderBy('due_at').orderBy('id').limit(limit);
   // The dialect difference: PostgreSQL lets concurrent claimers skip rows another one is taking.
@@ -56,7 +61,7 @@ export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number
     .set({ lease_token: token, lease_until: iso(new Date(now.getTime() + leaseMs)), updated_at: nowIso })
     .where('id', 'in', claimable(db, nowIso, limit, id))
     // Repeated here so a row another claimer took between the subquery and the update is left alone.
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowIso)]))
+    .where(leaseFree(nowIso))
     .returningAll()
     .execute();
   return rows as Lease[];
@@ -91,10 +96,10 @@ export async function releaseLease(db: Executor, lease: Lease, now: string): Pro
 }
 
 /** Creates the job due at `dueAt` unless it exists (singletons every instance ensures at start). */
-export async function ensureJob(db: Executor, job: { id: string; kind: JobsTable['kind']; subject: string | null }, dueAt: string): Promise<void> {
+export async function ensureJob(db: Executor, job: JobSpec, dueAt: string): Promise<void> {
   await db
     .insertInto('jobs')
-    .values({ ...job, due_at: dueAt, attempts: 0, lease_token: null, lease_until: null, updated_at: dueAt })
+    .values(newJobRow(job, dueAt, dueAt))
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }

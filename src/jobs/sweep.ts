@@ -1,6 +1,5 @@
 // The periodic sweep (a singleton leased job): Live listings whose talk grace ran out with no
-// recent check-in go dormant, and the change feed, and active-list
-// snapshots are kept bounded.
+// recent check-in go dormant, and the change feed and the active-list snapshots are kept bounded.
 import type { Services } from '../platform/operation.ts';
 import { DAY_MS, HOUR_MS, iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/changes.ts';

@@ -8,7 +8,7 @@ import { cleanText, MAX_NAME } from './text.ts';
 import { findListingById, findListingByName, insertListingIfNew, type ListingRow } from './store.ts';
 import { listingView } from './view.ts';
 import { inTransaction } from '../platform/db/changes.ts';
-import { probeJobId, scheduleJob } from '../jobs/store.ts';
+import { scheduleProbe } from '../jobs/store.ts';
 import { historySummary, readHistory } from '../probe/history.ts';
 
 export const viewContext = (ctx: Ctx) => ({ base: ctx.config.publicBaseUrl, now: ctx.clock.now(), graceDays: ctx.config.talkGraceDays });
@@ -35,7 +35,8 @@ export const publish = defineOperation({
     const field = input.agent_card_url !== undefined ? 'agent_card_url' : 'url';
     if (given === undefined) throw badRequest('invalid_input', 'url or agent_card_url is required', 'url');
     const url = normalizeListingUrl(given, field);
-    const now = iso(ctx.clock.now());
+    const clockNow = ctx.clock.now();
+    const now = iso(clockNow);
     const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
     // The listing and its probe job are written together: a listing is never left without one.
     const { row, created } = await inTransaction(ctx.db.kysely, async (trx) => {
@@ -54,9 +55,9 @@ export const publish = defineOperation({
       // Republishing re-probes now (after PROBE_DELAY_S). A failed listing's backoff restarts (the
       // publisher says it is fixed); a Live or dormant one keeps its count of failures in a row, so
       // republishing cannot hold off dormancy.
-      const due = iso(new Date(ctx.clock.now().getTime() + ctx.config.probeDelayS * 1000));
+      const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
       const resetAttempts = result.row.lane !== 'active' && result.row.lane !== 'dormant';
-      await scheduleJob(trx, { id: probeJobId(result.row.id), kind: 'probe', subject: result.row.id }, due, now, { resetAttempts });
+      await scheduleProbe(trx, result.row.id, due, now, { resetAttempts });
       return result;
     });
     if (ctx.config.probeDelayS === 0) ctx.probes.wake(row.id); // otherwise a tick picks it up when due

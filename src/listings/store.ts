@@ -25,6 +25,11 @@ export async function findListingByUrl(db: Executor, url: string): Promise<Listi
   return db.selectFrom('listings').selectAll().where('url', '=', url).executeTakeFirst();
 }
 
+/** Whether a listing other than `exceptId` owns this normalized URL (the unique_url check). */
+export async function urlOwnedByOther(db: Executor, url: string, exceptId: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('listings').select('id').where('url', '=', url).where('id', '!=', exceptId).executeTakeFirst());
+}
+
 /** Case-insensitive exact name; the most recently updated wins when several share a name. */
 export async function findListingByName(db: Executor, name: string): Promise<ListingRow | undefined> {
   return db

@@ -24,18 +24,18 @@ const httpUrl = (value: string | undefined): string | null => {
   }
 };
 
-/** What the registry keeps of a probe's capabilities: names for the hash, details for search. */
+/** What the registry keeps of a probe's capabilities: details for search, and their names for the hash. */
 export function storedCapabilities(report: ProbeReport): string {
-  return JSON.stringify({
-    names: report.capabilities.map((c) => c.name),
-    items: report.capabilities.slice(0, 500).map((c) => ({
-      name: cleanText(c.name, 200),
-      ...(c.title ? { title: cleanText(c.title, 200) } : {}),
-      ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
-      ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
-      params: c.params.slice(0, 50).map((p) => ({ name: cleanText(p.name, 100), required: p.required, ...(p.description ? { description: cleanText(p.description, 300) } : {}) })),
-    })),
-  });
+  const items = report.capabilities.slice(0, 500).map((c) => ({
+    name: cleanText(c.name, 200),
+    ...(c.title ? { title: cleanText(c.title, 200) } : {}),
+    ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
+    ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
+    params: c.params.slice(0, 50).map((p) => ({ name: cleanText(p.name, 100), required: p.required, ...(p.description ? { description: cleanText(p.description, 300) } : {}) })),
+  }));
+  // The names are the cleaned, capped ones: what is hashed is what is shown, and a server with
+  // endless tools cannot make the row grow without bound.
+  return JSON.stringify({ names: items.map((i) => i.name), items });
 }
 
 /** Reachability counts as often as the listing was reachable lately, not only this once. */

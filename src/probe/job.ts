@@ -4,7 +4,7 @@
 import type { Services } from '../platform/operation.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/changes.ts';
-import { findListingById, updateListing } from '../listings/store.ts';
+import { findListingById, updateListing, urlOwnedByOther } from '../listings/store.ts';
 import { completeJob, releaseLease, removeJob, stillHeld, type Lease } from '../jobs/store.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import type { Config } from '../config.ts';
@@ -28,7 +28,7 @@ export class ProbeJob implements JobHandler {
     const stopTimer = metrics.probeSeconds.startTimer();
     const report = await prober.probe(row.url, {
       hint: row.kind,
-      takenByOther: async (url) => Boolean(await db.kysely.selectFrom('listings').select('id').where('url', '=', url).where('id', '!=', id).executeTakeFirst()),
+      takenByOther: (url) => urlOwnedByOther(db.kysely, url, id),
     });
     stopTimer();
     if (stopping.aborted) {

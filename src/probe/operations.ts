@@ -43,11 +43,11 @@ function reportBody(ctx: Ctx, url: string, report: ProbeReport, probedAt: string
 
 const urlInput = z.string().min(1).max(MAX_URL_LENGTH).describe('An agent card URL or an MCP server URL.');
 
+/** A full probe of an already normalized URL, within the caller's budget. */
 async function freshReport(ctx: Ctx, url: string) {
   takeProbe(ctx);
-  const normalized = normalizeListingUrl(url);
-  const report = await ctx.prober.probe(normalized, { hint: guessKind(normalized, false) });
-  return reportBody(ctx, normalized, report, iso(ctx.clock.now()));
+  const report = await ctx.prober.probe(url, { hint: guessKind(url, false) });
+  return reportBody(ctx, url, report, iso(ctx.clock.now()));
 }
 
 export const probeClean = defineOperation({
@@ -55,7 +55,7 @@ export const probeClean = defineOperation({
   description:
     'Probe a URL now without listing it: the real handshake (A2A card + JSON-RPC endpoint, or MCP initialize/server/discover + tools/list), every clean check with pass/fail, and the score with its breakdown. Rate limited per caller.',
   input: z.object({ url: urlInput }),
-  handler: (ctx, input) => freshReport(ctx, input.url),
+  handler: (ctx, input) => freshReport(ctx, normalizeListingUrl(input.url)),
 });
 
 

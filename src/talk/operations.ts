@@ -6,19 +6,18 @@ import { iso } from '../platform/clock.ts';
 import { statusUrl, viewContext } from '../listings/operations.ts';
 import { notFound } from '../platform/errors.ts';
 import { inTransaction } from '../platform/db/changes.ts';
-import { probeJobId, scheduleJob } from '../jobs/store.ts';
+import { scheduleProbe } from '../jobs/store.ts';
 import { updateListing, type ListingRow } from '../listings/store.ts';
 import { listingView } from '../listings/view.ts';
 import { readPublicFeed } from '../feed/public.ts';
-import { talkState, PRESENCE_WINDOW_DAYS } from './presence.ts';
+import { PRESENCE_WINDOW_DAYS, type TalkState } from './presence.ts';
 
 /** Notices computed from the listing's real state: nothing is stored that could go stale. */
-function inboxFor(row: ListingRow, ctx: Ctx) {
+function inboxFor(row: ListingRow, talk: TalkState) {
   const items: { type: string; text: string }[] = [];
   if (row.lane === 'queued' || row.lane === 'probing') items.push({ type: 'probe_pending', text: 'Your listing is waiting for its probe; status shows the result.' });
   if (row.lane === 'failed') items.push({ type: 'probe_failed', text: `The last probe failed: ${row.lane_reason ?? 'unknown reason'}. Fix it and republish to re-probe.` });
   if (row.lane === 'dormant') items.push({ type: 'dormant', text: 'Your listing is dormant: a successful probe plus a check-in makes it Live again.' });
-  const talk = talkState(row, ctx.clock.now(), ctx.config.talkGraceDays);
   if (talk.mode === 'grace' && row.live_since) items.push({ type: 'grace', text: `${talk.grace_days_left} day(s) of onboarding grace left.` });
   return items;
 }
@@ -47,15 +46,13 @@ export const talkCheckIn = defineOperation({
     feed: z.enum(['0', '1', 'true', 'false']).optional().describe('1: return the public activity feed.'),
   }),
   async handler(ctx, input) {
-    if (input.listing_id === undefined) {
-      const info = channelInfo(ctx);
-      return input.feed === '1' || input.feed === 'true' ? { ...info, feed: await readPublicFeed(ctx.db.kysely) } : info;
-    }
+    const feed = input.feed === '1' || input.feed === 'true' ? { feed: await readPublicFeed(ctx.db.kysely) } : {};
+    if (input.listing_id === undefined) return { ...channelInfo(ctx), ...feed };
     const now = iso(ctx.clock.now());
     const row = await inTransaction(ctx.db.kysely, async (trx) => {
       const updated = await updateListing(trx, input.listing_id!, { talk_last_at: now }, now);
       // A dormant listing comes back on a successful probe plus a check-in: probe it now.
-      if (updated?.lane === 'dormant') await scheduleJob(trx, { id: probeJobId(updated.id), kind: 'probe', subject: updated.id }, now, now);
+      if (updated?.lane === 'dormant') await scheduleProbe(trx, updated.id, now, now);
       return updated;
     });
     if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
@@ -67,9 +64,9 @@ export const talkCheckIn = defineOperation({
       listing_id: row.id,
       checked_in_at: row.talk_last_at,
       talk: view.talk,
-      inbox: inboxFor(row, ctx),
+      inbox: inboxFor(row, view.talk),
       next_actions: nextActions,
-      ...(input.feed === '1' || input.feed === 'true' ? { feed: await readPublicFeed(ctx.db.kysely) } : {}),
+      ...feed,
     };
   },
 });
