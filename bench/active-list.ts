@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { openDb } from '../src/platform/db/dialect.ts';
-import { migrateToLatest } from '../src/platform/db/migrations.ts';
-import { insertListingIfNew, updateListing } from '../src/listings/store.ts';
+import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { schemaHistory } from '../src/migrations/index.ts';
 import { round } from './stats.ts';
+import { seedLiveListings } from './seed-listings.ts';
+import { startChild, stopChild as stop } from './processes.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
 
 const LISTINGS = 1000;
@@ -17,22 +18,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = 10;
 const ROUNDS = 2;
 
-/** Starts a server process and resolves once `probeUrl` answers. */
-async function startChild(args: string[], env: Record<string, string>, probeUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}`);
-    try {
-      if ((await fetch(probeUrl)).ok) return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${args.join(' ')} did not start`);
-}
-
-const stop = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM'))));
 
 async function cannon(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
@@ -42,15 +27,8 @@ async function cannon(url: string, headers: Record<string, string> = {}) {
 export async function benchActiveList() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-active-'));
   const db = openDb({ dataDir });
-  await migrateToLatest(db);
-  const now = new Date().toISOString();
-  for (let i = 0; i < LISTINGS; i++) {
-    const kind = i % 2 ? 'agent' : 'mcp';
-    // .invalid names never resolve; no tick runs in the server anyway (JOB_TICK_S=0).
-    const url = kind === 'agent' ? `https://bench-${i}.invalid/.well-known/agent-card.json` : `https://bench-${i}.invalid/mcp`;
-    const { row } = await insertListingIfNew(db.kysely, { url, kind, name: `Bench ${kind} ${i}`, submittedName: null, contactEmail: null, source: 'bench' }, now);
-    await updateListing(db.kysely, row.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 40 + (i % 60), probed_at: now, live_since: now, description: `Listing number ${i}, seeded for the benchmark.` }, now);
-  }
+  await migrateToLatest(db, schemaHistory(db));
+  await seedLiveListings(db, LISTINGS, (i) => `Listing number ${i}, seeded for the benchmark.`);
   await db.close();
 
   const port = await freePort();

@@ -1,9 +1,24 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON (copied into docs/performance.md).
 import { benchPublishToLive } from './publish-to-live.ts';
 import { benchActiveList } from './active-list.ts';
+import { benchProbeThroughput } from './probe-throughput.ts';
+import { benchMcpEndpoint } from './mcp-endpoint.ts';
+import { benchSearchScale } from './search-scale.ts';
+import { benchSearchQuality } from './search-quality/run.ts';
+import { benchImproveKernel } from './improve-kernel.ts';
+import { benchSenseTraces } from './sense-traces.ts';
 
 const which = process.argv[2];
-const benches: Record<string, () => Promise<unknown>> = { 'publish-to-live': benchPublishToLive, 'active-list': benchActiveList };
+const benches: Record<string, () => Promise<unknown>> = {
+  'publish-to-live': benchPublishToLive,
+  'active-list': benchActiveList,
+  'probe-throughput': benchProbeThroughput,
+  'mcp-endpoint': benchMcpEndpoint,
+  'search-scale': benchSearchScale,
+  'search-quality': () => benchSearchQuality(),
+  'improve-kernel': benchImproveKernel,
+  'sense-traces': benchSenseTraces,
+};
 
 for (const [name, run] of Object.entries(benches)) {
   if (which && which !== name) continue;

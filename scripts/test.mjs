@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type-check, then the whole suite on SQLite, then again on PostgreSQL in a fresh
-// database this script creates and drops. PostgreSQL is used when reachable (or DATABASE_URL is
+// `npm test`: type check, lint (Biome) and the dependency rules (dependency-cruiser), then the
+// whole suite on SQLite, then again on PostgreSQL in a fresh database this script creates and drops. PostgreSQL is used when reachable (or DATABASE_URL is
 // set); under CI=true, or with DATABASE_URL set, an unreachable PostgreSQL fails the run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +9,8 @@ import pg from 'pg';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
+// A test that hangs fails after this long instead of holding the whole run (and CI) hostage.
+const TEST_TIMEOUT_MS = 300_000;
 
 function run(cmd, args, env) {
   return new Promise((resolve) => {
@@ -35,7 +37,7 @@ const count = (out, word) => [...out.matchAll(new RegExp(`^ℹ ${word} (\\d+)$`,
 async function suite(label, env) {
   console.log(`\n=== tests on ${label} ===`);
   const files = testFiles(path.join(root, 'test')).sort();
-  const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], env);
+  const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], env);
   const result = { label, passed: count(out, 'pass'), failed: count(out, 'fail'), code };
   if (code !== 0 && result.failed === 0) result.failed = 1; // the runner itself failed
   return result;
@@ -66,10 +68,18 @@ async function withAdmin(url, sql) {
 }
 
 const results = [];
-const tsc = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit'], {});
-if (tsc.code !== 0) {
-  console.error('type check failed');
-  process.exit(1);
+const checks = [
+  ['type check', [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit']],
+  ['lint', [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings']],
+  ['dependency rules', [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']],
+];
+for (const [label, args] of checks) {
+  console.log(`=== ${label} ===`);
+  const check = await run(process.execPath, args, {});
+  if (check.code !== 0) {
+    console.error(`${label} failed`);
+    process.exit(1);
+  }
 }
 
 results.push(await suite('SQLite', { RC_TEST_ENGINE: 'sqlite' }));

@@ -4,37 +4,34 @@ import type { Writable } from 'node:stream';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDb, type Db } from './platform/db/dialect.ts';
-import { migrateToLatest } from './platform/db/migrations.ts';
+import { migrateToLatest } from './platform/db/migrate.ts';
 import { requestId } from './platform/ids.ts';
 import { loggerOptions } from './platform/log.ts';
-import type { Services } from './platform/operation.ts';
-import { LeasedProbeScheduler, type ProbeScheduler } from './probe/scheduler.ts';
-import type { Prober } from './probe/prober.ts';
-import { createProber } from './probe/factory.ts';
-import { ProbeJob } from './probe/job.ts';
-import { OnDemandProbes } from './probe/budget.ts';
-import { JobRunner } from './jobs/runner.ts';
-import { SweepJob, SWEEP_JOB } from './jobs/sweep.ts';
-import { ensureJob } from './jobs/store.ts';
-import { iso } from './platform/clock.ts';
 import { Metrics } from './platform/metrics.ts';
+import { closeRedis, openRedis } from './platform/redis.ts';
+import type { JobRunner } from './platform/jobs/runner.ts';
+import { schemaHistory } from './migrations/index.ts';
+import { assemble, type AssemblyOptions, type Services } from './services.ts';
 import { operations } from './catalog.ts';
 import { sendError } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerTransportErrors } from './http/transport-errors.ts';
 import { registerHealth } from './http/health.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRest } from './http/rest.ts';
 import { registerMcp } from './http/mcp.ts';
-import { registerOpenApi } from './http/openapi.ts';
+import { registerA2a } from './http/a2a/door.ts';
+import { registerDiscovery } from './http/discovery/index.ts';
+import { registerIdentityDocs } from './http/identity-docs.ts';
+import { registerRegistryApi } from './http/registry-api.ts';
+import { registerBadges } from './http/badges.ts';
+import { registerSearchMetrics } from './search/metrics.ts';
+import { closeFacilitator } from './metering/facilitator.ts';
 
-export interface AppOptions {
+export interface AppOptions extends AssemblyOptions {
   config: Config;
   clock?: Clock;
   /** An already open database (tests share one between instances); otherwise one is opened from config. */
   db?: Db;
-  /** Replaces the probe scheduler (tests watch what publish wakes). */
-  probes?: ProbeScheduler;
-  /** Replaces the prober (tests inject one whose guarded client has a test resolver or policy). */
-  prober?: Prober;
   /** Where logs go (default stdout); tests read them to prove secrets are redacted. */
   logStream?: Writable;
 }
@@ -50,7 +47,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const ownsDb = !options.db;
   const db = options.db ?? openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db);
+  await migrateToLatest(db, schemaHistory(db));
 
   const http = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
@@ -58,55 +55,61 @@ export async function buildApp(options: AppOptions): Promise<App> {
     genReqId: (req) => requestId(req.headers['x-request-id']),
     trustProxy: config.trustProxy ?? false,
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
   });
-  const prober = options.prober ?? createProber(config);
-  const base = {
-    config,
-    db,
-    clock: options.clock ?? systemClock,
-    log: http.log,
-    prober,
-    onDemand: new OnDemandProbes(config.probeRatePerMin),
-    metrics: new Metrics(),
-  };
-  const jobs = new JobRunner(base, { probe: new ProbeJob(base), sweep: new SweepJob(base) }, {
-    concurrency: config.probeConcurrency,
-    leaseMs: config.jobLeaseS * 1000,
-    tickS: config.jobTickS,
-  });
-  const probes = options.probes ?? new LeasedProbeScheduler(jobs, (err) => http.log.error({ err }, 'probe wake-up failed'));
-  const services: Services = { ...base, probes };
+  if (config.probeAllowPrivate) {
+    http.log.warn('PROBE_ALLOW_PRIVATE=1: the prober reaches loopback and private addresses on any port. For development and tests only, never in production.');
+  }
+  const redis = config.redisUrl ? openRedis(config.redisUrl, http.log) : undefined;
+  const base = { config, db, clock: options.clock ?? systemClock, log: http.log, metrics: new Metrics(), redis };
+  const { services, jobs } = assemble(base, options);
 
   // Only JSON bodies are accepted; anything else is a 415, not a silent string.
   http.removeContentTypeParser('text/plain');
+  registerTransportErrors(http);
   http.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   http.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    base.metrics.requests.inc({ route, status: `${Math.floor(reply.statusCode / 100)}xx` });
-    base.metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
+    services.metrics.requests.inc({ route, status: `${Math.floor(reply.statusCode / 100)}xx` });
+    services.metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
   http.setErrorHandler((err, request, reply) => sendError(err, request, reply));
-  http.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ ok: false, error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` }, request_id: request.id }),
-  );
   // Shutdown cuts probes in flight instead of waiting out their time limits; their jobs are handed
   // back unfinished for another instance (or the next start) to run.
   http.addHook('onClose', async () => {
     jobs.stop();
-    await prober.abort();
-    await services.probes.close();
+    await services.search.stop();
+    await services.probe.prober.abort();
+    await services.probe.scheduler.close();
     await jobs.close();
+    await closeFacilitator(config);
+    if (redis) await closeRedis(redis);
     if (ownsDb) await db.close();
   });
 
-  await registerRateLimit(http, config);
+  await registerRateLimit(http, config, redis);
   registerHealth(http, services);
   registerRest(http, services);
   registerMcp(http, services, operations);
-  registerOpenApi(http, services);
-  await ensureJob(db.kysely, SWEEP_JOB, iso(services.clock.now()));
+  registerA2a(http, services, operations);
+  // Documents are built once at start: the agent card signed with the current key, the _mcp TXT
+  // record from its public half (after `rotate-key`, restart within the key overlap; decisions.md).
+  registerDiscovery(http, services, operations, {
+    signAgentCard: async (card) => [await services.identity.signAgentCard(card)],
+    mcpDnsTxt: () => services.identity.mcpDnsTxt(),
+  });
+  registerIdentityDocs(http, services);
+  registerRegistryApi(http, services);
+  registerBadges(http, services);
+  await jobs.prepare();
+  // The search index is this instance's own: built before the first request, then following the change feed.
+  const built = await services.search.hydrate();
+  http.log.info(built, 'search index built');
+  registerSearchMetrics(services.metrics.registry, services.search, built.ms);
+  services.search.start();
   jobs.start();
   return { http, services, jobs };
 }

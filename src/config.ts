@@ -28,6 +28,16 @@ const envSchema = z.object({
   PROBE_INTERVAL_H: positive(6),
   TALK_GRACE_DAYS: count(7),
   ADMIN_TOKEN: optionalText,
+  X402_ENABLED: flag,
+  X402_FACILITATOR_URL: optionalText,
+  X402_PAY_TO: optionalText,
+  X402_NETWORK: z.string().min(1).max(64).default('base-sepolia'),
+  X402_ASSET: optionalText,
+  X402_ASSET_NAME: optionalText,
+  X402_ASSET_VERSION: z.string().min(1).max(16).default('2'),
+  X402_ASSET_DECIMALS: z.coerce.number().int().min(2).max(18).default(6),
+  X402_MAX_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(60),
+  X402_TIMEOUT_MS: positive(15000),
   RATE_LIMIT_READ_PER_MIN: count(600),
   RATE_LIMIT_WRITE_PER_MIN: count(120),
   TRUST_PROXY: optionalText,
@@ -38,7 +48,12 @@ const envSchema = z.object({
   PROBE_CONNECT_TIMEOUT_MS: positive(5000),
   PROBE_TIMEOUT_MS: positive(10000),
   PROBE_MAX_BODY_BYTES: positive(1024 * 1024),
-  PROBE_CONCURRENCY: positive(4),
+  PROBE_CONCURRENCY: positive(32),
+  PROBE_DEADLINE_S: positive(30),
+  SEARCH_POLL_MS: count(1000),
+  PROBE_SLOT_WAIT_MS: count(10000),
+  PROBE_RETIRE_AFTER_H: positive(168),
+  REPUBLISH_MIN_INTERVAL_S: count(300),
   PROBE_PER_HOST: positive(2),
   PROBE_RATE_PER_MIN: count(10),
   SCORE_CACHE_S: count(60),
@@ -48,6 +63,18 @@ const envSchema = z.object({
   SWEEP_INTERVAL_S: positive(60),
   CHANGES_KEEP_H: positive(168),
   SNAPSHOT_KEEP_S: positive(900),
+  // The registry catalog (issue 11): an upstream registry that speaks the official MCP registry API.
+  UPSTREAM_REGISTRY_URL: optionalText,
+  CATALOG_SYNC_INTERVAL_S: positive(3600),
+  CATALOG_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
+  CATALOG_MAX_BODY_BYTES: positive(8 * 1024 * 1024),
+  CATALOG_SYNC_LEASE_S: positive(300),
+  CATALOG_SYNC_OVERLAP_S: count(300),
+  CATALOG_SYNC_RETRY_S: positive(300),
+  // Inbound A2A (issue 15): answered tasks are kept this many days.
+  A2A_TASK_KEEP_DAYS: positive(30),
+  // The connector playbook (issue 15): a partner picked within this many days is not picked again.
+  CONNECTOR_REPEAT_DAYS: z.coerce.number().int().min(1).max(365).default(30),
 });
 
 export type Config = {
@@ -63,6 +90,8 @@ export type Config = {
   probeIntervalH: number;
   talkGraceDays: number;
   adminToken?: string;
+  /** Paid calls beyond the free allowance (SPEC.md 5.3); off unless X402_ENABLED=1. */
+  x402: X402Config;
   rateLimitReadPerMin: number;
   rateLimitWritePerMin: number;
   trustProxy?: string;
@@ -73,6 +102,11 @@ export type Config = {
   probeTimeoutMs: number;
   probeMaxBodyBytes: number;
   probeConcurrency: number;
+  probeDeadlineS: number;
+  searchPollMs: number;
+  probeSlotWaitMs: number;
+  probeRetireAfterH: number;
+  republishMinIntervalS: number;
   probePerHost: number;
   probeRatePerMin: number;
   scoreCacheS: number;
@@ -82,7 +116,42 @@ export type Config = {
   sweepIntervalS: number;
   changesKeepH: number;
   snapshotKeepS: number;
+  upstreamRegistryUrl?: string;
+  catalogSyncIntervalS: number;
+  catalogSyncPageSize: number;
+  catalogMaxBodyBytes: number;
+  catalogSyncLeaseS: number;
+  catalogSyncOverlapS: number;
+  catalogSyncRetryS: number;
+  a2aTaskKeepDays: number;
+  connectorRepeatDays: number;
   version: string;
+};
+
+export interface X402Config {
+  enabled: boolean;
+  facilitatorUrl?: string;
+  payTo?: string;
+  /** x402 v1 network name (base-sepolia, base, ...) or a CAIP-2 id (eip155:84532). */
+  network: string;
+  /** The token paid in (an EIP-3009 ERC-20 such as USDC): its contract address and EIP-712 domain. */
+  asset?: string;
+  assetName?: string;
+  assetVersion: string;
+  /** Atomic units per whole token (USDC: 6), so a price in cents becomes `maxAmountRequired`. */
+  assetDecimals: number;
+  /** `maxTimeoutSeconds` offered to payers. */
+  maxTimeoutS: number;
+  /** Time limit of one facilitator call (/verify or /settle). */
+  timeoutMs: number;
+}
+
+/** USDC on the networks x402 facilitators settle by default: used when X402_ASSET is unset. */
+export const X402_KNOWN_ASSETS: Record<string, { asset: string; name: string }> = {
+  'base-sepolia': { asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', name: 'USDC' },
+  'eip155:84532': { asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', name: 'USDC' },
+  base: { asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', name: 'USD Coin' },
+  'eip155:8453': { asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', name: 'USD Coin' },
 };
 
 export const VERSION = '0.1.0';
@@ -106,6 +175,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch {
     throw new ConfigError('invalid configuration: PUBLIC_BASE_URL must be an absolute URL');
   }
+  const upstream = e.UPSTREAM_REGISTRY_URL?.replace(/\/+$/, '');
+  if (upstream !== undefined && !/^https?:\/\/[^/]/.test(upstream)) {
+    throw new ConfigError('invalid configuration: UPSTREAM_REGISTRY_URL must be an absolute http(s) URL');
+  }
+  if (e.X402_ENABLED && (!e.X402_FACILITATOR_URL || !e.X402_PAY_TO)) {
+    throw new ConfigError('invalid configuration: X402_ENABLED=1 needs X402_FACILITATOR_URL and X402_PAY_TO');
+  }
+  if (e.X402_FACILITATOR_URL !== undefined && !/^https?:\/\/[^/]/.test(e.X402_FACILITATOR_URL)) {
+    throw new ConfigError('invalid configuration: X402_FACILITATOR_URL must be an absolute http(s) URL');
+  }
+  const known = X402_KNOWN_ASSETS[e.X402_NETWORK];
+  const asset = e.X402_ASSET ?? known?.asset;
+  if (e.X402_ENABLED && asset === undefined) {
+    throw new ConfigError(`invalid configuration: X402_ENABLED=1 on network ${e.X402_NETWORK} needs X402_ASSET (the token's contract address)`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -119,6 +203,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     probeIntervalH: e.PROBE_INTERVAL_H,
     talkGraceDays: e.TALK_GRACE_DAYS,
     adminToken: e.ADMIN_TOKEN,
+    x402: {
+      enabled: e.X402_ENABLED,
+      facilitatorUrl: e.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
+      payTo: e.X402_PAY_TO,
+      network: e.X402_NETWORK,
+      asset,
+      assetName: e.X402_ASSET_NAME ?? (e.X402_ASSET === undefined ? known?.name : undefined),
+      assetVersion: e.X402_ASSET_VERSION,
+      assetDecimals: e.X402_ASSET_DECIMALS,
+      maxTimeoutS: e.X402_MAX_TIMEOUT_S,
+      timeoutMs: e.X402_TIMEOUT_MS,
+    },
     rateLimitReadPerMin: e.RATE_LIMIT_READ_PER_MIN,
     rateLimitWritePerMin: e.RATE_LIMIT_WRITE_PER_MIN,
     trustProxy: e.TRUST_PROXY,
@@ -129,6 +225,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     probeTimeoutMs: e.PROBE_TIMEOUT_MS,
     probeMaxBodyBytes: e.PROBE_MAX_BODY_BYTES,
     probeConcurrency: Math.floor(e.PROBE_CONCURRENCY),
+    probeDeadlineS: e.PROBE_DEADLINE_S,
+    searchPollMs: e.SEARCH_POLL_MS,
+    probeSlotWaitMs: e.PROBE_SLOT_WAIT_MS,
+    probeRetireAfterH: e.PROBE_RETIRE_AFTER_H,
+    republishMinIntervalS: e.REPUBLISH_MIN_INTERVAL_S,
     probePerHost: Math.floor(e.PROBE_PER_HOST),
     probeRatePerMin: e.PROBE_RATE_PER_MIN,
     scoreCacheS: e.SCORE_CACHE_S,
@@ -138,6 +239,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sweepIntervalS: e.SWEEP_INTERVAL_S,
     changesKeepH: e.CHANGES_KEEP_H,
     snapshotKeepS: e.SNAPSHOT_KEEP_S,
+    upstreamRegistryUrl: upstream,
+    catalogSyncIntervalS: e.CATALOG_SYNC_INTERVAL_S,
+    catalogSyncPageSize: e.CATALOG_SYNC_PAGE_SIZE,
+    catalogMaxBodyBytes: Math.floor(e.CATALOG_MAX_BODY_BYTES),
+    catalogSyncLeaseS: e.CATALOG_SYNC_LEASE_S,
+    catalogSyncOverlapS: e.CATALOG_SYNC_OVERLAP_S,
+    catalogSyncRetryS: e.CATALOG_SYNC_RETRY_S,
+    a2aTaskKeepDays: e.A2A_TASK_KEEP_DAYS,
+    connectorRepeatDays: e.CONNECTOR_REPEAT_DAYS,
     version: VERSION,
   };
 }

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
 import { ManualClock } from '../src/platform/clock.ts';
-import { updateListing } from '../src/listings/store.ts';
+import { setListingState } from './helpers/state.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
@@ -16,7 +16,7 @@ after(() => app.close());
 const now = () => clock.now().toISOString();
 async function liveListing(name: string, score = 60): Promise<string> {
   const { body } = await postJson(app, '/api/publish', { url: `https://${name}.example.org/mcp`, name });
-  await updateListing(app.services.db.kysely, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: score, probed_at: now(), live_since: now() }, now());
+  await setListingState(app, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: score, probed_at: now(), live_since: now() }, now());
   return body.id;
 }
 async function get(headers: Record<string, string> = {}, query = '') {
@@ -43,12 +43,12 @@ test('every kind of change gives a new answer', async () => {
   const beta = await liveListing('beta');
   const changes: [string, () => Promise<unknown>][] = [
     ['a listing goes Live', () => liveListing('gamma')],
-    ['a listing leaves (dormant)', () => updateListing(app.services.db.kysely, beta, { lane: 'dormant', lane_reason: 'talk_absent' }, now())],
-    ['a listing comes back', () => updateListing(app.services.db.kysely, beta, { lane: 'active', lane_reason: null }, now())],
-    ['a rank change (demo taken)', () => updateListing(app.services.db.kysely, beta, { demoed: 1 }, now())],
-    ['a probe result (score)', () => updateListing(app.services.db.kysely, beta, { probe_score: 91, probed_at: now() }, now())],
+    ['a listing leaves (dormant)', () => setListingState(app, beta, { lane: 'dormant', lane_reason: 'talk_absent' }, now())],
+    ['a listing comes back', () => setListingState(app, beta, { lane: 'active', lane_reason: null }, now())],
+    ['a rank change (demo taken)', () => setListingState(app, beta, { demoed: 1 }, now())],
+    ['a probe result (score)', () => setListingState(app, beta, { probe_score: 91, probed_at: now() }, now())],
     ['a talk check-in', () => getJson(app, `/api/talk?listing_id=${beta}`)],
-    ['a republished listing re-probed (name)', () => updateListing(app.services.db.kysely, beta, { name: 'Beta Renamed' }, now())],
+    ['a republished listing re-probed (name)', () => setListingState(app, beta, { name: 'Beta Renamed' }, now())],
     ['time passing (age_hours, grace days)', async () => clock.advance(3 * 3600_000)],
   ];
   for (const [what, change] of changes) {
@@ -65,7 +65,7 @@ test('within its lifetime and feed position the cache serves the same bytes', as
   const a = await get();
   // A write that bypasses the change feed is not seen while the cached answer lives: it is served from the cache.
   const someone = JSON.parse(a.body).mcps[0];
-  await app.services.db.kysely.updateTable('listings').set({ name: 'Renamed Behind The Feed' }).where('id', '=', someone.id).execute();
+  await app.sql.updateTable('listings').set({ name: 'Renamed Behind The Feed' }).where('id', '=', someone.id).execute();
   clock.advance(1000);
   const b = await get();
   assert.equal(b.etag, a.etag);
@@ -87,8 +87,8 @@ test('cursors page one fixed order while ranks, lanes and new listings change me
   // Meanwhile: the last listing jumps to the top, one on a later page leaves, a new one goes Live.
   const last = allAtStart[allAtStart.length - 1]!;
   const leaving = allAtStart[allAtStart.length - 2]!;
-  await updateListing(app.services.db.kysely, last, { demoed: 1, feedbacked: 1, founding_verified: 1 }, now());
-  await updateListing(app.services.db.kysely, leaving, { lane: 'failed', lane_reason: 'unreachable' }, now());
+  await setListingState(app, last, { demoed: 1, feedbacked: 1, founding_verified: 1 }, now());
+  await setListingState(app, leaving, { lane: 'failed', lane_reason: 'unreachable' }, now());
   const newcomer = await liveListing('newcomer', 99);
   let cursor: string | null = first.next_cursor;
   while (cursor) {
@@ -107,7 +107,7 @@ test('cursors page one fixed order while ranks, lanes and new listings change me
 test('an expired cursor is a 410 that says to start again', async () => {
   const page = JSON.parse((await get({}, '?limit=1')).body);
   assert.ok(page.next_cursor);
-  await app.services.db.kysely.deleteFrom('active_snapshots').execute();
+  await app.sql.deleteFrom('active_snapshots').execute();
   const res = await getJson(app, `/api/listings/active?limit=1&cursor=${page.next_cursor}`);
   assert.equal(res.status, 410);
   assert.equal(res.body.error.code, 'cursor_expired');

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
-import { updateListing } from '../src/listings/store.ts';
+import { setListingState } from './helpers/state.ts';
 
 let app: TestApp;
 before(async () => {
@@ -35,10 +35,10 @@ test('active rows come in rank order and page by cursor without loss or repeats'
     const kind = i < 5 ? 'mcp' : 'agent';
     const url = kind === 'mcp' ? `https://page${i}.example.org/mcp` : `https://page${i}.example.org/.well-known/agent-card.json`;
     const { body } = await postJson(app, '/api/publish', { url });
-    await updateListing(app.services.db.kysely, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 50 + i * 5, live_since: '2026-11-01T00:00:00.000Z' }, '2026-11-01T12:00:00.000Z');
+    await setListingState(app, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 50 + i * 5, live_since: '2026-11-01T00:00:00.000Z' }, '2026-11-01T12:00:00.000Z');
     ids.push(body.id);
   }
-  await updateListing(app.services.db.kysely, ids[0]!, { demoed: 1, feedbacked: 1, founding_verified: 1 }, '2026-11-01T12:00:00.000Z');
+  await setListingState(app, ids[0]!, { demoed: 1, feedbacked: 1, founding_verified: 1 }, '2026-11-01T12:00:00.000Z');
 
   const all = (await getJson(app, '/api/listings/active')).body;
   assert.deepEqual(all.counts, { agents_active: 2, mcp_active: 5 });

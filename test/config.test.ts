@@ -26,3 +26,19 @@ test('values are parsed and checked', () => {
   assert.throws(() => loadConfig({ PUBLIC_BASE_URL: 'not a url' }), /PUBLIC_BASE_URL/);
   assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite://x' }), /DATABASE_URL/);
 });
+
+test('x402: off by default; on, it needs a facilitator, a payee and a known or given asset', () => {
+  const off = loadConfig({});
+  assert.equal(off.x402.enabled, false);
+  assert.deepEqual([off.x402.network, off.x402.assetDecimals, off.x402.maxTimeoutS, off.x402.timeoutMs], ['base-sepolia', 6, 60, 15000]);
+  const on = { X402_ENABLED: '1', X402_FACILITATOR_URL: 'https://x402.org/facilitator/', X402_PAY_TO: '0xabc' };
+  const c = loadConfig(on);
+  assert.equal(c.x402.facilitatorUrl, 'https://x402.org/facilitator');
+  assert.deepEqual([c.x402.asset, c.x402.assetName, c.x402.assetVersion], ['0x036CbD53842c5426634e7929541eC2318f3dCF7e', 'USDC', '2']);
+  assert.equal(loadConfig({ ...on, X402_NETWORK: 'base' }).x402.assetName, 'USD Coin');
+  assert.throws(() => loadConfig({ X402_ENABLED: '1', X402_PAY_TO: '0xabc' }), /X402_FACILITATOR_URL/);
+  assert.throws(() => loadConfig({ ...on, X402_NETWORK: 'solana' }), /X402_ASSET/);
+  const custom = loadConfig({ ...on, X402_NETWORK: 'solana', X402_ASSET: 'EPjFWdd5', X402_ASSET_DECIMALS: '6' });
+  assert.deepEqual([custom.x402.asset, custom.x402.assetName], ['EPjFWdd5', undefined]);
+  assert.throws(() => loadConfig({ ...on, X402_MAX_TIMEOUT_S: '0' }), /X402_MAX_TIMEOUT_S/);
+});

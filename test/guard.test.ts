@@ -4,9 +4,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { GuardedClient, OutboundError, type Resolver } from '../src/platform/net/guarded-client.ts';
 import { isPublicAddress, publicOnlyPolicy, allowPrivatePolicy, type AddressPolicy } from '../src/platform/net/address-policy.ts';
+import { hostKey } from '../src/platform/net/host-key.ts';
 
 const UA = 'Rollcall-Probe/test (+http://localhost/for-agents)';
 
@@ -172,4 +173,28 @@ test('limits: body cap, total time, redirect loops, dead ports; the User-Agent i
   await assert.rejects(client.fetch(`http://127.0.0.1:${deadPort}/`), (err: unknown) => (err as OutboundError).reason === 'unreachable');
   await client.close();
   await server.close();
+});
+
+test('every resolved address is tried in turn: an unreachable first answer does not end the request', async () => {
+  // Nothing listens on 127.0.0.9 at this port, so the first dial is refused and the second answers.
+  const resolver: Resolver = async () => ['127.0.0.9', '127.0.0.1'];
+  const dials: string[] = [];
+  const client = new GuardedClient({ policy: allowPrivatePolicy, userAgent: UA, resolver, onDial: (a) => dials.push(a) });
+  try {
+    const res = await client.fetch(`http://two-answers.example:${v4.port}/`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(dials, ['127.0.0.9', '127.0.0.1']);
+  } finally {
+    await client.close();
+  }
+});
+
+test('the per-host cap counts one registrable domain or one address as one host', () => {
+  assert.equal(hostKey('https://a.example.org/mcp'), 'example.org');
+  assert.equal(hostKey('https://b.example.org:8443/mcp'), 'example.org', 'another name and port of the same domain');
+  assert.equal(hostKey('https://alice.github.io/x'), 'alice.github.io', 'a private suffix keeps its tenants apart');
+  assert.notEqual(hostKey('https://alice.github.io/x'), hostKey('https://bob.github.io/x'));
+  assert.equal(hostKey('https://x.y.example.co.uk/'), 'example.co.uk');
+  assert.equal(hostKey('http://127.0.0.1:8080/'), '127.0.0.1');
+  assert.equal(hostKey('http://[::1]:9/'), '::1');
 });

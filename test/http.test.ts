@@ -84,7 +84,7 @@ test('per-address rate limits: writes and reads counted apart, 429 with Retry-Af
   assert.equal(typeof limited.body.request_id, 'string');
   assert.equal((await getJson(app, '/api/listings/active')).status, 200, 'reads have their own budget');
   assert.equal((await getJson(app, '/healthz')).status, 200);
-  const stored = await app.services.db.kysely.selectFrom('listings').select('url').execute();
+  const stored = await app.sql.selectFrom('listings').select('url').execute();
   assert.deepEqual(stored.map((r) => r.url).sort(), ['https://rl1.example.org/mcp', 'https://rl2.example.org/mcp']);
 });
 

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson, recordingScheduler, engine, type TestApp } from './helpers/app.ts';
 import { ManualClock, HOUR_MS } from '../src/platform/clock.ts';
-import { claimDue } from '../src/jobs/store.ts';
+import { claimDue } from '../src/platform/jobs/store.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 
 const N = 50;
@@ -34,7 +34,7 @@ async function drain() {
   for (let round = 0; round < 200; round++) {
     await Promise.all([a.jobs.tick(), b.jobs.tick()]);
     await new Promise((r) => setTimeout(r, 5));
-    const due = await a.services.db.kysely
+    const due = await a.sql
       .selectFrom('jobs')
       .select('id')
       .where('kind', '=', 'probe')
@@ -49,7 +49,7 @@ test(`two instances probe a batch of ${N} listings, each exactly once per due ti
   for (let i = 0; i < N; i++) await postJson(a, '/api/publish', { url: `${agent.baseUrl}${cardPath(i)}` });
   await drain();
   assert.deepEqual(hitCounts(), Array(N).fill(1), 'one probe per listing');
-  const active = await a.services.db.kysely.selectFrom('listings').select('id').where('lane', '=', 'active').execute();
+  const active = await a.sql.selectFrom('listings').select('id').where('lane', '=', 'active').execute();
   assert.equal(active.length, N);
   if (engine === 'postgres') assert.ok(a.jobs.started > 0 && b.jobs.started > 0, `both instances worked (${a.jobs.started}/${b.jobs.started})`);
 
@@ -76,6 +76,6 @@ test('an instance killed mid-lease hands its jobs to the other after the lease e
     await b.jobs.idle();
   }
   assert.deepEqual(hitCounts(), Array(N).fill(3), 'B took every job over, once');
-  const stillLeased = await b.services.db.kysely.selectFrom('jobs').select('id').where('lease_token', 'is not', null).execute();
+  const stillLeased = await b.sql.selectFrom('jobs').select('id').where('lease_token', 'is not', null).execute();
   assert.deepEqual(stillLeased, []);
 });

@@ -20,7 +20,7 @@ after(async () => {
 });
 
 const status = async (id: string) => (await getJson(app, `/api/listings/status?id=${id}`)).body;
-const job = (id: string) => app.services.db.kysely.selectFrom('jobs').selectAll().where('id', '=', `probe:${id}`).executeTakeFirstOrThrow();
+const job = (id: string) => app.sql.selectFrom('jobs').selectAll().where('id', '=', `probe:${id}`).executeTakeFirstOrThrow();
 /** Moves the clock, runs one tick and waits for what it started. */
 async function at(ms: number): Promise<number> {
   clock.advance(ms);
@@ -74,10 +74,16 @@ test('failing re-probes back off, three in a row make it dormant; a good probe p
     assert.equal(j.attempts, 2);
     assert.equal(j.due_at, '2026-11-02T06:15:00.000Z', 'the backoff doubles');
     assert.equal((await status(id)).lane, 'active');
-    // Republishing does not reset the count for a Live listing: the re-probe is failure number 3.
+    // Republishing right after a probe queues nothing and resets nothing: a burst of requests
+    // cannot hold dormancy off, nor bring it on.
     const republished = await postJson(app, '/api/publish', { url: `${agent.baseUrl}/two/agent-card.json` });
     assert.equal(republished.body.outcome, 'queued');
+    assert.equal(republished.body.reprobe.queued, false);
+    assert.equal(republished.body.reprobe.reason, 'recently_probed');
     await app.jobs.idle();
+    assert.equal((await job(id)).attempts, 2);
+    // The third scheduled failure in a row makes it dormant.
+    await at(10 * 60_000);
     s = await status(id);
     assert.equal(s.lane, 'dormant', 'dormant after 3 failed probes in a row');
     assert.equal((await job(id)).attempts, 3);
@@ -145,11 +151,11 @@ test('probe history is kept bounded', async () => {
   clock.set('2026-12-01T00:00:00.000Z');
   const id = await publish('/history/agent-card.json');
   for (let i = 0; i < 60; i++) {
-    await app.services.db.kysely.updateTable('jobs').set({ due_at: clock.now().toISOString() }).where('id', '=', `probe:${id}`).execute();
+    await app.sql.updateTable('jobs').set({ due_at: clock.now().toISOString() }).where('id', '=', `probe:${id}`).execute();
     await app.jobs.tick();
     await app.jobs.idle();
   }
-  const rows = await app.services.db.kysely.selectFrom('probe_history').select('id').where('listing_id', '=', id).execute();
+  const rows = await app.sql.selectFrom('probe_history').select('id').where('listing_id', '=', id).execute();
   assert.equal(rows.length, 50);
   assert.equal((await status(id)).history.probes, 50);
 });

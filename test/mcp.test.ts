@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import { startApp, postJson, type TestApp } from './helpers/app.ts';
+import { operations } from '../src/catalog.ts';
 
 let app: TestApp;
 let base: string;
@@ -32,10 +33,13 @@ test('initialize through the official SDK client negotiates and names the server
   await client.ping();
 });
 
-test('tools/list lists the operations built so far with JSON Schema inputs', async () => {
+const catalogTools = operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]);
+
+test('tools/list lists every tool of the catalog with JSON Schema inputs', async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['capability_hash', 'check_liveness', 'check_status', 'get_listing_status', 'list_yourself', 'probe_clean']);
+  assert.deepEqual(names, [...catalogTools].sort());
+  for (const name of ['capability_hash', 'check_liveness', 'check_status', 'get_listing_status', 'list_yourself', 'probe_clean']) assert.ok(names.includes(name), name);
   const listYourself = tools.find((t) => t.name === 'list_yourself')!;
   assert.equal(listYourself.inputSchema.type, 'object');
   assert.ok(listYourself.inputSchema.properties && 'url' in listYourself.inputSchema.properties);
@@ -100,7 +104,7 @@ test('arguments that fail the schema are an isError result a model can read, not
 
 test('every tool answers wrong-typed arguments with a readable isError result', async () => {
   const { tools } = await client.listTools();
-  const wrong = { url: 123, id: 5, name: [], listing_id: 7, capabilities: 'not-a-list' };
+  const wrong = { url: 123, id: 5, name: [], listing_id: 7, capabilities: 'not-a-list', q: 42 };
   for (const tool of tools) {
     const result = await client.callTool({ name: tool.name, arguments: wrong });
     assert.equal(result.isError, true, tool.name);
@@ -137,7 +141,7 @@ test('raw JSON-RPC: parse errors, invalid requests, unknown methods, bad params'
   assert.equal(notRpc.body.error.code, -32600);
   const badId = await rpc({ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' });
   assert.equal(badId.body.error.code, -32600);
-  const unknown = await rpc({ jsonrpc: '2.0', id: 2, method: 'resources/list' });
+  const unknown = await rpc({ jsonrpc: '2.0', id: 2, method: 'sampling/createMessage' });
   assert.equal(unknown.body.error.code, -32601);
   const noName = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } });
   assert.equal(noName.body.error.code, -32602);
@@ -177,7 +181,7 @@ test('the aliases /mcp and /api/protocol serve the same endpoint', async () => {
   for (const path of ['/mcp', '/api/protocol']) {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, path);
     assert.equal(res.status, 200);
-    assert.equal(res.body.result.tools.length, 6);
+    assert.equal(res.body.result.tools.length, catalogTools.length);
   }
 });
 
@@ -202,4 +206,43 @@ test('DNS rebinding: a foreign Origin or Host is refused with 403', async () => 
   assert.equal(local.status, 200);
   const host = await app.http.inject({ method: 'POST', url: '/api/mcp', headers: { host: 'evil.example', 'content-type': 'application/json' }, payload: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
   assert.equal(host.statusCode, 403);
+});
+
+test('GET info: an ETag answered with 304, cacheable, readable from any origin; Host still checked', async () => {
+  const first = await fetch(`${base}/api/mcp`, { headers: { origin: 'https://someone-else.example' } });
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get('access-control-allow-origin'), '*');
+  assert.match(first.headers.get('cache-control') ?? '', /max-age=\d+/);
+  const etag = first.headers.get('etag');
+  assert.ok(etag);
+  const info = await first.json();
+  assert.equal(info.version, '3.12.0');
+  for (const key of ['ok', 'name', 'transport', 'mcp_release', 'stateless', 'version', 'endpoint', 'aliases', 'methods', 'tools', 'server_card', 'mcp_json', 'discovery', 'hard_next', 'deal', 'note', 'card', 'dual_as_tool']) {
+    assert.ok(key in info, `info has ${key}`);
+  }
+  const again = await fetch(`${base}/api/mcp`, { headers: { 'if-none-match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers.get('etag'), etag);
+  const host = await app.http.inject({ method: 'GET', url: '/api/mcp', headers: { host: 'evil.example' } });
+  assert.equal(host.statusCode, 403);
+});
+
+test('POST honours Accept: JSON by default, one SSE message when only a stream is accepted, 406 for neither', async () => {
+  const ping = { jsonrpc: '2.0', id: 7, method: 'ping' };
+  const plain = await rpc(ping, { accept: 'application/json' });
+  assert.equal(plain.status, 200);
+  assert.deepEqual(plain.body, { jsonrpc: '2.0', id: 7, result: {} });
+  const both = await rpc(ping, { accept: 'application/json, text/event-stream' });
+  assert.equal(both.status, 200);
+  const streamed = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(ping) });
+  assert.equal(streamed.status, 200);
+  assert.match(streamed.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const text = await streamed.text();
+  assert.match(text, /^event: message\ndata: /);
+  assert.deepEqual(JSON.parse(text.split('\n')[1]!.slice('data: '.length)), { jsonrpc: '2.0', id: 7, result: {} });
+  const refused = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html' }, body: JSON.stringify(ping) });
+  assert.equal(refused.status, 406);
+  const error = await refused.json();
+  assert.equal(error.error.code, -32600);
+  assert.equal(error.id, 7);
 });

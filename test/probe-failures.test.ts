@@ -128,9 +128,17 @@ test('without PROBE_ALLOW_PRIVATE a loopback listing is refused before any byte 
   const strict = await startApp({ probing: true });
   try {
     const before = fx.connections();
-    const { body } = await postJson(strict, '/api/publish', { url: `${fx.base}/plain.json` });
-    const s = await waitForLane(strict, body.id, ['active', 'failed']);
-    assert.equal(s.lane_reason, 'blocked_address');
+    const res = await postJson(strict, '/api/publish', { url: `${fx.base}/plain.json` });
+    assert.equal(res.status, 400, 'refused at publish, not listed to fail forever');
+    assert.equal(res.body.error.code, 'url_not_allowed');
+    assert.match(res.body.error.message, /port \d+ is not allowed.*PROBE_ALLOW_PRIVATE=1/);
+    const named = await postJson(strict, '/api/publish', { url: 'https://localhost/mcp' });
+    assert.equal(named.status, 400);
+    assert.match(named.body.error.message, /localhost names this machine/);
+    const literal = await postJson(strict, '/api/publish', { url: 'https://10.0.0.8/mcp' });
+    assert.equal(literal.status, 400);
+    assert.match(literal.body.error.message, /10\.0\.0\.8 is not a public address/);
+    assert.equal((await strict.sql.selectFrom('listings').select('id').execute()).length, 0, 'nothing was listed');
     assert.equal(fx.connections(), before, 'the listener saw no connection');
   } finally {
     await strict.close();

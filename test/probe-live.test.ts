@@ -23,7 +23,7 @@ before(async () => {
     startModernMcp(),
     startModernMcp({ legacy: 'reject' }),
   ]);
-  app = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0' } });
+  app = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', REPUBLISH_MIN_INTERVAL_S: '0' } });
 });
 after(async () => {
   await app.close();
@@ -49,7 +49,7 @@ test('server-everything (streamable HTTP, SSE answers, sessions) goes Live with 
   assert.equal(s.activation.stage, 'live');
   assert.match(s.next, /^take_demo /);
 
-  const row = await app.services.db.kysely.selectFrom('listings').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+  const row = await app.sql.selectFrom('listings').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
   const caps = JSON.parse(row.capabilities!);
   assert.ok(caps.names.includes('echo'));
   const echo = caps.items.find((i: { name: string }) => i.name === 'echo');
@@ -97,7 +97,12 @@ test('a 2026-07-28 server (v2 SDK createMcpHandler) goes Live through server/dis
     const s = await waitForLane(app, published.body.id, ['active', 'failed']);
     assert.equal(s.lane, 'active', `${s.lane_reason}: ${JSON.stringify(s.probe)}`);
     assert.equal(s.probe.handshake, 'ok');
-    const row = await app.services.db.kysely.selectFrom('listings').select(['probe_protocol', 'capabilities', 'name']).where('id', '=', s.id).executeTakeFirstOrThrow();
+    const row = await app.sql
+      .selectFrom('listings')
+      .innerJoin('probe_state', 'probe_state.listing_id', 'listings.id')
+      .select(['probe_state.protocol as probe_protocol', 'listings.capabilities', 'listings.name'])
+      .where('listings.id', '=', s.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.probe_protocol, '2026-07-28');
     assert.deepEqual(JSON.parse(row.capabilities!).names.sort(), ['current_weather', 'forecast']);
     assert.equal(row.name, 'weather-now');
@@ -105,8 +110,8 @@ test('a 2026-07-28 server (v2 SDK createMcpHandler) goes Live through server/dis
 });
 
 test('republishing a Live listing re-probes it and keeps it Live', async () => {
-  const changes = async (id: string) => (await app.services.db.kysely.selectFrom('changes').select('seq').where('entity_id', '=', id).execute()).length;
-  const existing = (await app.services.db.kysely.selectFrom('listings').select('id').where('url', '=', modern.url).executeTakeFirstOrThrow()).id;
+  const changes = async (id: string) => (await app.sql.selectFrom('changes').select('seq').where('entity_id', '=', id).execute()).length;
+  const existing = (await app.sql.selectFrom('listings').select('id').where('url', '=', modern.url).executeTakeFirstOrThrow()).id;
   const before = await changes(existing);
   const again = await postJson(app, '/api/publish', { url: modern.url });
   assert.equal(again.body.outcome, 'queued');
@@ -140,7 +145,7 @@ test('check_liveness re-runs only the handshake and updates the probe time', asy
 });
 
 test('GET /api/score scores any URL without listing it, and caches briefly', async () => {
-  const before = await app.services.db.kysely.selectFrom('listings').select('id').execute();
+  const before = await app.sql.selectFrom('listings').select('id').execute();
   const first = await getJson(app, `/api/score?url=${encodeURIComponent(modern.url)}`);
   assert.equal(first.status, 200);
   assert.equal(first.body.cached, false);
@@ -150,7 +155,7 @@ test('GET /api/score scores any URL without listing it, and caches briefly', asy
   const second = await getJson(app, `/api/score?url=${encodeURIComponent(modern.url)}`);
   assert.equal(second.body.cached, true);
   assert.equal(second.body.score, first.body.score);
-  const after = await app.services.db.kysely.selectFrom('listings').select('id').execute();
+  const after = await app.sql.selectFrom('listings').select('id').execute();
   assert.equal(after.length, before.length, 'scoring lists nothing');
   const missing = await getJson(app, '/api/score');
   assert.equal(missing.status, 400);
@@ -179,4 +184,22 @@ test('the probe <url> command prints the checks and the score', async () => {
   const dead = await run('http://127.0.0.1:1/');
   assert.equal(dead.code, 1);
   assert.match(dead.stdout, /not Live: unreachable/);
+});
+
+test('the probe <url> command names a refused address for what it is and exits as soon as it has printed', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'probe', 'http://127.0.0.1:9/mcp'], { env: { ...process.env, PROBE_ALLOW_PRIVATE: '0' } });
+  let stdout = '';
+  let printedAt = 0;
+  child.stdout.on('data', (c) => {
+    stdout += c;
+    printedAt = Date.now();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // Nothing is left running behind a refused request (it used to hold the process for its 10 s timer).
+  assert.ok(Date.now() - printedAt < 3000, `exited ${Date.now() - printedAt} ms after printing`);
+  assert.equal(code, 1);
+  assert.match(stdout, /not Live: blocked_address - port 9 is not allowed/);
+  assert.match(stdout, /hint .*PROBE_ALLOW_PRIVATE=1/);
+  assert.match(stdout, /FAIL {2}url_allowed +refused by the address policy: port 9 is not allowed/);
+  assert.doesNotMatch(stdout, /nothing to parse|invalid_url/);
 });

@@ -19,11 +19,15 @@ async function store() {
 const cli = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
 
-test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async () => {
+test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async (t) => {
   const s = await store();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     env: { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // A failed assertion must not leave the server running (the suite would wait for it forever).
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
   });
   let out = '';
   const address = await new Promise<string>((resolve, reject) => {
@@ -41,16 +45,11 @@ test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async ()
   const health = await fetch(`${address}/healthz`);
   assert.equal(health.status, 200);
   const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }) });
-  // Without PROBE_ALLOW_PRIVATE the probe refuses the loopback address: no traffic, a clear reason.
-  const listed = await publish.json();
-  assert.equal(listed.outcome, 'listed');
-  let status: { lane: string; lane_reason: string | null } = listed;
-  for (let i = 0; i < 100 && status.lane !== 'failed'; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    status = await (await fetch(`${address}/api/listings/status?id=${listed.id}`)).json();
-  }
-  assert.equal(status.lane, 'failed');
-  assert.equal(status.lane_reason, 'blocked_address');
+  // Without PROBE_ALLOW_PRIVATE a loopback URL is refused at publish: no listing, no traffic, a clear reason.
+  assert.equal(publish.status, 400);
+  const refused = await publish.json();
+  assert.equal(refused.error.code, 'url_not_allowed');
+  assert.match(refused.error.message, /PROBE_ALLOW_PRIVATE=1/);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);

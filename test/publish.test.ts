@@ -71,7 +71,7 @@ test('republishing a known URL (even written differently) queues a re-probe and 
   assert.equal(again.body.outcome, 'queued');
   assert.equal(again.body.listing_id, first.body.listing_id);
   assert.equal(again.body.name, 'First Name');
-  const row = await app.services.db.kysely.selectFrom('listings').selectAll().where('id', '=', first.body.id).executeTakeFirstOrThrow();
+  const row = await app.sql.selectFrom('listings').selectAll().where('id', '=', first.body.id).executeTakeFirstOrThrow();
   assert.equal(row.contact_email, 'first@example.org', 'contact_email is kept from the first publish');
   // Path and query are kept as given: a different path is a different listing.
   const other = await postJson(app, '/api/publish', { url: 'https://dup.example.org/Path?q=1' });
@@ -90,21 +90,21 @@ test('concurrent publishes of one URL converge on a single listing', async () =>
   assert.ok(results.every((r) => r.status === 200));
   assert.equal(new Set(results.map((r) => r.body.id)).size, 1);
   assert.equal(results.filter((r) => r.body.outcome === 'listed').length, 1);
-  const rows = await app.services.db.kysely.selectFrom('listings').select('id').where('url', '=', url).execute();
+  const rows = await app.sql.selectFrom('listings').select('id').where('url', '=', url).execute();
   assert.equal(rows.length, 1);
 });
 
 test('every publish writes the change feed in the same transaction', async () => {
-  const before = await app.services.db.kysely.selectFrom('changes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await app.sql.selectFrom('changes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const res = await postJson(app, '/api/publish', { url: 'https://feed.example.org/mcp' });
-  const after = await app.services.db.kysely.selectFrom('changes').selectAll().where('entity_id', '=', res.body.id).execute();
+  const after = await app.sql.selectFrom('changes').selectAll().where('entity_id', '=', res.body.id).execute();
   assert.equal(after.length, 1);
   assert.equal(after[0]!.op, 'upsert');
-  const total = await app.services.db.kysely.selectFrom('changes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = await app.sql.selectFrom('changes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   assert.equal(Number(total.n), Number(before.n) + 1);
   // A duplicate changes nothing, so it feeds nothing.
   await postJson(app, '/api/publish', { url: 'https://feed.example.org/mcp' });
-  const still = await app.services.db.kysely.selectFrom('changes').selectAll().where('entity_id', '=', res.body.id).execute();
+  const still = await app.sql.selectFrom('changes').selectAll().where('entity_id', '=', res.body.id).execute();
   assert.equal(still.length, 1);
 });
 
@@ -156,7 +156,7 @@ test('bad publish input gets a clear 4xx in the error shape, never a 500', async
     assert.equal(body.request_id, res.headers['x-request-id'], `${c.name}: the body quotes the request id`);
     if (c.field) assert.equal(body.error.field, c.field, c.name);
   }
-  const count = await app.services.db.kysely.selectFrom('listings').select('id').where('url', 'like', '%bad-input.example%').execute();
+  const count = await app.sql.selectFrom('listings').select('id').where('url', 'like', '%bad-input.example%').execute();
   assert.equal(count.length, 0, 'nothing was stored from bad input');
 });
 

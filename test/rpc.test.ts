@@ -14,7 +14,7 @@ test('event parsing: empty priming events, multi-line data, CRLF framing', () =>
 
 test('the answer spotter reads each byte once, across chunk boundaries', () => {
   const spot = answerSpotter(9);
-  const stream = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { pad: 'x'.repeat(100_000) } })}\n\n` + 'data: {"jsonrpc":"2.0","id":9,"result":{"ok":true}}\n\n';
+  const stream = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { pad: 'x'.repeat(100_000) } })}\n\ndata: {"jsonrpc":"2.0","id":9,"result":{"ok":true}}\n\n`;
   const bytes = Buffer.from(stream);
   let seen = false;
   for (let i = 0; i < bytes.length && !seen; i += 1) seen = spot(bytes.subarray(i, i + 1));

@@ -11,7 +11,7 @@ test('closing an instance mid-probe releases the lease and applies nothing', asy
   const b = await startApp({ probing: true, joinStore: a.store });
   try {
     const { body } = await postJson(a, '/api/publish', { url: `${fx.base}/slow` });
-    const job = () => b.services.db.kysely.selectFrom('jobs').selectAll().where('id', '=', `probe:${body.id}`).executeTakeFirstOrThrow();
+    const job = () => b.sql.selectFrom('jobs').selectAll().where('id', '=', `probe:${body.id}`).executeTakeFirstOrThrow();
     for (let i = 0; i < 100 && !(await job()).lease_token; i++) await new Promise((r) => setTimeout(r, 10));
     assert.ok((await job()).lease_token, 'the probe is under way in instance A');
 
@@ -23,10 +23,16 @@ test('closing an instance mid-probe releases the lease and applies nothing', asy
     assert.equal(after.lease_token, null, 'the lease was handed back');
     assert.ok(after.due_at <= new Date().toISOString(), 'still due: another instance can run it now');
     assert.equal(after.attempts, 0, 'the cut is not counted as a failure');
-    const listing = await b.services.db.kysely.selectFrom('listings').select(['lane', 'probed_at']).where('id', '=', body.id).executeTakeFirstOrThrow();
+    const listing = await b.sql
+      .selectFrom('listings')
+      .leftJoin('probe_state', 'probe_state.listing_id', 'listings.id')
+      .select(['listings.lane', 'probe_state.probed_at'])
+      .where('listings.id', '=', body.id)
+      .executeTakeFirstOrThrow();
     assert.notEqual(listing.lane, 'failed');
+    assert.notEqual(listing.lane, 'probing', 'a probe cut short does not leave the lane probing');
     assert.equal(listing.probed_at, null, 'no probe result was applied');
-    const history = await b.services.db.kysely.selectFrom('probe_history').select('id').where('listing_id', '=', body.id).execute();
+    const history = await b.sql.selectFrom('probe_history').select('id').where('listing_id', '=', body.id).execute();
     assert.equal(history.length, 0);
   } finally {
     await b.close();

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
-import { updateListing } from '../src/listings/store.ts';
+import { setListingState } from './helpers/state.ts';
 
 let app: TestApp;
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
@@ -34,7 +34,7 @@ test('a check-in records presence: the listing shows mode present with last_at',
 test('grace starts when the listing goes Live and counts down in days', async () => {
   clock.set('2026-11-10T00:00:00.000Z');
   const { body } = await postJson(app, '/api/publish', { url: 'https://grace.example.org/mcp' });
-  await updateListing(app.services.db.kysely, body.id, { lane: 'active', live_since: '2026-11-10T00:00:00.000Z' }, '2026-11-10T00:00:00.000Z');
+  await setListingState(app, body.id, { lane: 'active', live_since: '2026-11-10T00:00:00.000Z' }, '2026-11-10T00:00:00.000Z');
   clock.advance(2.5 * DAY_MS);
   let s = (await getJson(app, `/api/listings/status?id=${body.id}`)).body.talk;
   assert.deepEqual([s.mode, s.active, s.grace_days_left], ['grace', true, 5]);

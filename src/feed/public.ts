@@ -1,28 +1,34 @@
-// The public activity feed: what happened to listings, newest first, read from the change feed.
-// It carries no personal data: no email, no token, no address, no feedback text.
-import type { Executor } from '../platform/db/changes.ts';
+// The public activity feed (SPEC.md 1.3, 6.1): what happened to listings, newest first, with cursor
+// paging. It carries no personal data: no email, token, address, contact or free text. An event
+// names a listing by id, kind, lane and its current name with emails and addresses masked.
+import { isIPv6 } from 'node:net';
+import type { Executor } from '../platform/db/executor.ts';
+import { findListingsByIds } from '../listings/store.ts';
+import { readFeedEvents } from './store.ts';
 
 export const FEED_LIMIT = 50;
 
 const EMAIL = /[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/gi;
 const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;
+/** Runs of hex digits, colons and dots: candidates for an IPv6 address, checked by node's parser. */
+const IPV6_CANDIDATE = /[0-9a-f]*:[0-9a-f:.]*/gi;
 
 /** Names come from cards that strangers write: an email or address inside one is not repeated here. */
-export const scrubPersonal = (text: string): string => text.replace(EMAIL, '[email]').replace(IPV4, '[address]');
+export const scrubPersonal = (text: string): string =>
+  text
+    .replace(EMAIL, '[email]')
+    .replace(IPV4, '[address]')
+    .replace(IPV6_CANDIDATE, (token) => (isIPv6(token) ? '[address]' : token));
 
-export async function readPublicFeed(db: Executor, limit = FEED_LIMIT) {
-  const rows = await db
-    .selectFrom('changes')
-    .innerJoin('listings', 'listings.id', 'changes.entity_id')
-    .select(['changes.seq', 'changes.at', 'changes.op', 'listings.id', 'listings.kind', 'listings.name', 'listings.lane', 'listings.created_at'])
-    .where('changes.entity', '=', 'listing')
-    .orderBy('changes.seq', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    seq: Number(r.seq),
-    at: r.at,
-    event: r.op === 'remove' ? 'listing.removed' : r.at === r.created_at ? 'listing.listed' : 'listing.updated',
-    listing: { id: r.id, kind: r.kind, name: scrubPersonal(r.name), lane: r.lane },
-  }));
+/** A page of the feed: `before` is the `next_cursor` of the previous page. */
+export async function readPublicFeed(db: Executor, limit = FEED_LIMIT, before?: number) {
+  const events = await readFeedEvents(db, limit + 1, before);
+  const page = events.slice(0, limit);
+  const listings = new Map((await findListingsByIds(db, [...new Set(page.map((e) => e.listing_id))])).map((l) => [l.id, l]));
+  const items = page.flatMap((e) => {
+    const l = listings.get(e.listing_id);
+    if (!l) return [];
+    return [{ seq: e.seq, at: e.at, event: e.type, listing: { id: l.id, kind: l.kind, name: scrubPersonal(l.name), lane: l.lane }, ...e.data }];
+  });
+  return { items, next_cursor: events.length > limit ? String(page[page.length - 1]!.seq) : null };
 }

@@ -1,5 +1,5 @@
-// Badges and rank (SPEC.md 2.1, DESIGN.md "Rank"): active order = rank_delta + probe score
-// (+ trail strength once traces exist). No hidden boosts.
+// Badges and their rank_delta (SPEC.md 2.1, DESIGN.md "Rank"): active order = rank_delta + probe
+// score (+ trail strength once traces exist). No hidden boosts.
 export type Badge = 'founding_verified' | 'demoed_no_feedback' | 'never_demoed' | 'feedbacked';
 
 export interface FunnelFlags {
@@ -29,9 +29,8 @@ export function badgeFor(flags: FunnelFlags): Badge {
   return 'never_demoed';
 }
 
-/** The stored ordering key of the active list. */
-export const rankOf = (flags: FunnelFlags, probeScore: number | null): number =>
-  RANK_DELTA[badgeFor(flags)] + (probeScore ?? 0);
+/** The funnel's contribution to a listing's rank (DESIGN.md "Rank"). */
+export const rankDelta = (flags: FunnelFlags): number => RANK_DELTA[badgeFor(flags)];
 
 export const BADGE_POLICY = {
   founding_verified: {

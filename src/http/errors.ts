@@ -2,6 +2,7 @@
 // Bad input never becomes a 500, and a 500 never shows internals.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
+import { x402Of } from '../metering/x402-shapes.ts';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than the limit'],
@@ -29,8 +30,19 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal', 'internal error; quote request_id when reporting it');
 }
 
+/**
+ * The REST body of an error. A 402 of the x402 path is the x402 v1 body itself (`x402Version`,
+ * `error` as a string, `accepts`: what x402 clients read), with our `ok`, `code` and `request_id`
+ * beside it; its v2 offer travels in the PAYMENT-REQUIRED header.
+ */
+export function errorBody(appError: AppError, requestId: string): Record<string, unknown> {
+  const x402 = x402Of(appError);
+  if (x402) return { ...x402.v1, ok: false, code: appError.code, ...(appError.field ? { field: appError.field } : {}), request_id: requestId };
+  return { ok: false, error: appError.toBody(), request_id: requestId };
+}
+
 export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(err);
   if (appError.status >= 500) request.log.error({ err }, 'request failed');
-  return reply.code(appError.status).send({ ok: false, error: appError.toBody(), request_id: request.id });
+  return reply.code(appError.status).headers(appError.headers).send(errorBody(appError, request.id));
 }

@@ -1,10 +1,9 @@
 // /healthz: the process is up. /readyz: the database answers. /metrics: Prometheus text (counts
 // only, no personal data). None is rate limited.
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { Services } from '../platform/operation.ts';
+import type { BaseServices } from '../platform/operation.ts';
 
-export function registerHealth(app: FastifyInstance, services: Services) {
+export function registerHealth(app: FastifyInstance, services: BaseServices) {
   const config = { rateLimit: false };
   app.get('/healthz', { config }, async () => ({ ok: true, version: services.config.version }));
   app.get('/metrics', { config }, async (_request, reply) => {
@@ -13,7 +12,7 @@ export function registerHealth(app: FastifyInstance, services: Services) {
   });
   app.get('/readyz', { config }, async (request, reply) => {
     try {
-      await sql`select 1`.execute(services.db.kysely);
+      await services.db.ping();
       return { ok: true, database: services.db.engine };
     } catch (err) {
       request.log.warn({ err }, 'database not reachable');

@@ -1,23 +1,44 @@
-// The MCP door (SPEC.md 4.2, DESIGN.md "MCP endpoint"): a stateless JSON-RPC 2.0 dispatcher over
-// the operation catalog. This release serves the legacy era (2025-03-26 .. 2025-11-25): initialize
-// negotiates, notifications get 202, ping answers, batches are accepted where that era allows them.
+// The MCP door (SPEC.md 4.2, 9; DESIGN.md "MCP endpoint"): a stateless JSON-RPC 2.0 dispatcher
+// over the operation catalog, serving both protocol eras side by side (mcp-era.ts decides which a
+// request speaks). Legacy: initialize negotiates, notifications get 202, ping answers, batches
+// where 2025-03-26 allows them. Modern (2026-07-28): server/discover, the `_meta` envelope and the
+// standard headers, `resultType` on every result, cache hints on tools/list, 404 for removed methods.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
-import { inputJsonSchema, runOperation, type Operation, type Services } from '../platform/operation.ts';
+import { runOperation, type AnyOperation, type BaseServices } from '../platform/operation.ts';
+import { dealObject } from '../funnel/deal.ts';
 import { requestCtx } from './context.ts';
 import { toAppError } from './errors.ts';
+import { encodeJson, x402Of, X402_HEADERS } from '../metering/x402-shapes.ts';
 import { hostAllowed, originAllowed } from './origin.ts';
+import { buildToolList } from './mcp-tools.ts';
+import { matchesEtag } from './response-cache.ts';
+import { restRoutes } from './rest.ts';
+import { serverCard } from './discovery/server-card.ts';
+import {
+  batchHasModernMessage,
+  classifyMessage,
+  echoableId,
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+  standardHeaders,
+  SUPPORTED_VERSIONS,
+  type Id,
+  type Rejection,
+} from './mcp-era.ts';
 
+export { buildToolList } from './mcp-tools.ts';
 export const MCP_PATHS = ['/api/mcp', '/mcp', '/api/protocol'] as const;
-/** Newest first; the first is what initialize answers to a version it does not know. */
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+/** Kept for callers of the legacy-era list (the prober, tests). */
+export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS;
 export const MCP_SERVER_VERSION = '3.12.0';
 const BATCH_VERSIONS = new Set(['2025-03-26']);
+/** tools/list is computed at start and changes only with a deployment: clients may cache it. */
+const TOOLS_TTL_MS = 300_000;
 
-type Id = string | number;
-type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: Id | null; result: unknown }
-  | { jsonrpc: '2.0'; id: Id | null; error: { code: number; message: string; data?: unknown } };
+type JsonRpcResponse = { jsonrpc: '2.0'; id: Id | null; result: unknown } | { jsonrpc: '2.0'; id: Id | null; error: { code: number; message: string; data?: unknown } };
 
 const rpcError = (id: Id | null, code: number, message: string, data?: unknown): JsonRpcResponse => ({
   jsonrpc: '2.0',
@@ -25,56 +46,70 @@ const rpcError = (id: Id | null, code: number, message: string, data?: unknown):
   error: { code, message, ...(data !== undefined ? { data } : {}) },
 });
 
+/**
+ * How to answer a POST, from its Accept header: JSON when it accepts JSON (or says nothing, as a
+ * plain curl does), an SSE stream when it accepts only that, nothing when it accepts neither.
+ */
+export function responseMode(accept: string | undefined): 'json' | 'sse' | 'none' {
+  if (accept === undefined || accept.trim() === '') return 'json';
+  const ranges = accept
+    .split(',')
+    .map((part) => part.split(';'))
+    .filter((params) => !params.slice(1).some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+    .map((params) => params[0]!.trim().toLowerCase());
+  if (ranges.some((r) => r === 'application/json' || r === 'application/*' || r === '*/*')) return 'json';
+  if (ranges.includes('text/event-stream') || ranges.includes('text/*')) return 'sse';
+  return 'none';
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Tools are the product; prompts and resources are declared so their (empty) lists are honoured. */
+const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } };
+const INSTRUCTIONS =
+  'Rollcall lists A2A agents and MCP servers after probing them for real. Call list_yourself with your card or server URL, then check_status until lane is active.';
 
-interface ToolEntry {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
-
-/** tools/list, computed once from the catalog; aliases are listed as tools of their own. */
-export function buildToolList(catalog: Operation<any, any>[]): { list: ToolEntry[]; byName: Map<string, Operation<any, any>> } {
-  const list: ToolEntry[] = [];
-  const byName = new Map<string, Operation<any, any>>();
-  for (const op of catalog) {
-    if (op.tool === false) continue;
-    const inputSchema = inputJsonSchema(op.toolInput ?? op.input);
-    for (const name of [op.name, ...(op.aliases ?? [])]) {
-      const description = name === op.name ? op.description : `Alias of ${op.name}. ${op.description}`;
-      list.push({ name, description, inputSchema });
-      byName.set(name, op);
-    }
-  }
-  return { list, byName };
-}
-
-export function registerMcp(app: FastifyInstance, services: Services, catalog: Operation<any, any>[]) {
+export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[]) {
   const tools = buildToolList(catalog);
   const base = services.config.publicBaseUrl;
+  const serverInfo = { name: 'rollcall', title: 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base };
 
-  async function callTool(request: FastifyRequest, id: Id, params: unknown): Promise<JsonRpcResponse> {
+  /**
+   * One tool call; a tool that runs and fails is a result a model can read and correct, not a
+   * protocol error. x402 (its MCP transport): a payment may come in `_meta["x402/payment"]` as well
+   * as in the HTTP headers; a 402 carries the offer as `x402/error` in the result, and the x402
+   * headers (PAYMENT-REQUIRED, PAYMENT-RESPONSE) go on the HTTP response through `headers`.
+   */
+  async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>): Promise<JsonRpcResponse> {
     if (!isObject(params) || typeof params.name !== 'string') return rpcError(id, -32602, 'params.name (the tool name) is required');
     const op = tools.byName.get(params.name);
     if (!op) return rpcError(id, -32602, `Unknown tool: ${params.name}`, { tools: tools.list.map((t) => t.name) });
     const args = params.arguments ?? {};
     if (!isObject(args)) return rpcError(id, -32602, 'params.arguments must be an object');
+    const ctx = requestCtx(services, request);
+    const metaPayment = isObject(params._meta) ? params._meta['x402/payment'] : undefined;
+    if (isObject(metaPayment)) ctx.payment = encodeJson(metaPayment);
+    else if (typeof metaPayment === 'string' && metaPayment.trim() !== '') ctx.payment = metaPayment.trim();
     try {
-      const result = await runOperation(op, requestCtx(services, request), args, 'mcp');
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result } };
+      const result = await runOperation(op, ctx, args, 'mcp');
+      const extras = ctx.response ?? { headers: {}, meta: {} };
+      Object.assign(headers, extras.headers);
+      const meta = Object.keys(extras.meta).length ? { _meta: extras.meta } : {};
+      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, ...meta } };
     } catch (err) {
       if (!(err instanceof AppError)) {
         request.log.error({ err, tool: params.name }, 'tool failed');
         return rpcError(id, -32603, 'Internal error', { request_id: request.id });
       }
-      // A tool that runs and fails is a result a model can read and correct, not a protocol error.
-      const body = { ok: false, error: err.toBody(), request_id: request.id };
+      for (const name of X402_HEADERS) if (err.headers[name]) headers[name] = err.headers[name];
+      const x402 = x402Of(err);
+      const offer = x402 ? { 'x402/error': { code: 402, message: err.message, data: x402.v2 ?? x402.v1 } } : {};
+      const body = { ok: false, error: err.toBody(), request_id: request.id, ...offer };
       return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true } };
     }
   }
 
-  async function handleMessage(request: FastifyRequest, msg: unknown): Promise<JsonRpcResponse | null> {
+  /** A legacy-era message (2025-03-26 .. 2025-11-25); null for a notification. */
+  async function legacyMessage(request: FastifyRequest, msg: unknown, headers: Record<string, string>): Promise<JsonRpcResponse | null> {
     if (!isObject(msg)) return rpcError(null, -32600, 'Invalid Request: expected a JSON-RPC 2.0 object');
     const hasId = 'id' in msg;
     const id = msg.id;
@@ -89,67 +124,163 @@ export function registerMcp(app: FastifyInstance, services: Services, catalog: O
         const params = msg.params;
         if (!isObject(params) || typeof params.protocolVersion !== 'string') return rpcError(rid, -32602, 'params.protocolVersion is required');
         const asked = params.protocolVersion;
-        const protocolVersion = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_PROTOCOL_VERSIONS[0];
-        return {
-          jsonrpc: '2.0',
-          id: rid,
-          result: {
-            protocolVersion,
-            capabilities: { tools: { listChanged: false } },
-            serverInfo: { name: 'rollcall', title: 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base },
-            instructions:
-              'Rollcall lists A2A agents and MCP servers after probing them. Call list_yourself with your card or server URL, then check_status until lane is active.',
-          },
-        };
+        const protocolVersion = (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSIONS[0];
+        return { jsonrpc: '2.0', id: rid, result: { protocolVersion, capabilities: CAPABILITIES, serverInfo, instructions: INSTRUCTIONS } };
       }
       case 'ping':
         return { jsonrpc: '2.0', id: rid, result: {} };
       case 'tools/list':
         return { jsonrpc: '2.0', id: rid, result: { tools: tools.list } };
+      case 'prompts/list':
+        return { jsonrpc: '2.0', id: rid, result: { prompts: [] } };
+      case 'resources/list':
+        return { jsonrpc: '2.0', id: rid, result: { resources: [] } };
+      case 'resources/templates/list':
+        return { jsonrpc: '2.0', id: rid, result: { resourceTemplates: [] } };
       case 'tools/call':
-        return callTool(request, rid, msg.params);
+        return callTool(request, rid, msg.params, headers);
       default:
         return rpcError(rid, -32601, `Method not found: ${msg.method}`);
     }
   }
 
-  async function post(request: FastifyRequest, reply: FastifyReply) {
-    const version = request.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-      return reply.code(400).send(rpcError(null, -32600, `Unsupported MCP-Protocol-Version: ${version}`, { supported: LEGACY_PROTOCOL_VERSIONS }));
-    }
-    const body = request.body;
-    if (body === undefined || body === null) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty body'));
-    if (Array.isArray(body)) {
-      if (typeof version === 'string' && !BATCH_VERSIONS.has(version)) {
-        return reply.code(400).send(rpcError(null, -32600, `Invalid Request: protocol ${version} does not allow batches`));
+  /** A modern-era request (2026-07-28): every result says `resultType`; removed or unknown methods are 404. */
+  async function modernRequest(request: FastifyRequest, id: Id, method: string, params: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: JsonRpcResponse }> {
+    const complete = (result: Record<string, unknown>) => ({ status: 200, body: { jsonrpc: '2.0' as const, id, result: { ...result, resultType: 'complete' } } });
+    switch (method) {
+      case 'server/discover':
+        return complete({
+          // Every version this endpoint serves, the legacy ones through initialize; -32022 lists the same.
+          supportedVersions: [...SUPPORTED_VERSIONS],
+          capabilities: CAPABILITIES,
+          instructions: INSTRUCTIONS,
+          ttlMs: TOOLS_TTL_MS,
+          cacheScope: 'public',
+          _meta: { [META.serverInfo]: serverInfo },
+        });
+      case 'tools/list':
+        return complete({ tools: tools.list, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+      // Rollcall publishes no prompts or resources; the lists answer empty (and cacheable) so generic
+      // clients that ask for them get an answer rather than an error.
+      case 'prompts/list':
+        return complete({ prompts: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+      case 'resources/list':
+        return complete({ resources: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+      case 'resources/templates/list':
+        return complete({ resourceTemplates: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+      case 'tools/call': {
+        const answer = await callTool(request, id, params, headers);
+        if ('error' in answer) return { status: 200, body: answer };
+        return complete(answer.result as Record<string, unknown>);
       }
-      if (body.length === 0) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty batch'));
-      const answers = (await Promise.all(body.map((m) => handleMessage(request, m)))).filter((a): a is JsonRpcResponse => a !== null);
-      return answers.length ? reply.send(answers) : reply.code(202).send();
+      default:
+        // initialize and ping do not exist in this era; neither does anything we do not serve.
+        return { status: 404, body: rpcError(id, -32601, `Method not found: ${method}`) };
     }
-    const answer = await handleMessage(request, body);
-    return answer ? reply.send(answer) : reply.code(202).send();
   }
 
+  const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
+
+  async function post(request: FastifyRequest, reply: FastifyReply) {
+    const standard = standardHeaders((name) => request.headers[name]);
+    const version = standard.protocolVersion;
+    /** Response headers tool calls ask for (x402). */
+    const headers: Record<string, string> = {};
+    const body = request.body;
+    const id = echoableId(body);
+    const mode = responseMode(request.headers.accept);
+    if (mode === 'none') {
+      return reply.code(406).send(rpcError(id, -32600, 'Not Acceptable: the response is application/json or text/event-stream; accept one of them'));
+    }
+    // A 200 answer goes out as the client asked: JSON, or one SSE message event when it accepts only a stream.
+    const respond = (status: number, answer: unknown) =>
+      status === 200 && mode === 'sse'
+        ? reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${JSON.stringify(answer)}\n\n`)
+        : reply.code(status).send(answer);
+    if (version !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
+      return reply.code(400).send(rpcError(id, -32022, `Unsupported protocol version: ${version}`, { supported: [...SUPPORTED_VERSIONS], requested: version }));
+    }
+    if (body === undefined || body === null) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty body'));
+    if (Array.isArray(body)) {
+      if (batchHasModernMessage(body)) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: JSON-RPC batches may not contain ${MODERN_VERSION} requests`));
+      if (version !== undefined && !BATCH_VERSIONS.has(version)) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: protocol ${version} does not allow batches`));
+      if (body.length === 0) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty batch'));
+      const answers = (await Promise.all(body.map((m) => legacyMessage(request, m, headers)))).filter((a): a is JsonRpcResponse => a !== null);
+      reply.headers(headers);
+      return answers.length ? respond(200, answers) : reply.code(202).send();
+    }
+    const era = classifyMessage(body, standard);
+    if (era.era === 'reject') return sendRejection(reply, era.rejection, id);
+    if (era.era === 'modern') {
+      if (era.kind === 'notification') return reply.code(202).send();
+      // A modern request always has a readable id here (classifyMessage sends the others to the legacy rules).
+      const answer = await modernRequest(request, id!, era.method, era.params, headers);
+      reply.headers(headers);
+      return respond(answer.status, answer.body);
+    }
+    const answer = await legacyMessage(request, body, headers);
+    reply.headers(headers);
+    if (!answer) return reply.code(202).send();
+    // One rule for a message that is not a valid request (null, 42, {}, a bad id): HTTP 400 with
+    // -32600, as for an empty body. Inside a batch each answer travels in the 200 body instead.
+    return respond('error' in answer && answer.error.code === -32600 ? 400 : 200, answer);
+  }
+
+  const toolNames = tools.list.map((t) => t.name);
+  const discovery = {
+    server_card: `${base}/.well-known/mcp/server-card.json`,
+    mcp_json: `${base}/.well-known/mcp.json`,
+    discovery_json: `${base}/discovery.json`,
+    agent_card: `${base}/.well-known/agent-card.json`,
+    ai_catalog: `${base}/.well-known/ai-catalog.json`,
+    openapi: `${base}/openapi.json`,
+    llms_txt: `${base}/llms.txt`,
+    jwks: `${base}/.well-known/jwks.json`,
+  };
+  const restByOperation = new Map(restRoutes.map((r) => [r.operation.name, `${r.method} ${base}${r.path}`]));
+  // The GET info object (SPEC.md 4.2): what a browser, a crawler or a plain client learns here.
   const info = {
     ok: true,
     name: 'rollcall',
     transport: 'streamable-http',
-    mcp_release: '2026-07-28',
+    mcp_release: MODERN_VERSION,
     stateless: true,
     version: MCP_SERVER_VERSION,
     endpoint: `${base}${MCP_PATHS[0]}`,
     aliases: MCP_PATHS.slice(1).map((p) => `${base}${p}`),
-    methods: ['initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call'],
-    protocol_versions: LEGACY_PROTOCOL_VERSIONS,
-    tools: tools.list.map((t) => t.name),
-    note: 'POST JSON-RPC 2.0 here. Stateless: no session id, no server-sent event stream.',
+    // server/discover is the 2026-07-28 handshake; initialize and ping belong to the legacy era.
+    methods: ['server/discover', 'initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list'],
+    protocol_versions: SUPPORTED_VERSIONS,
+    tools: toolNames,
+    server_card: discovery.server_card,
+    mcp_json: discovery.mcp_json,
+    discovery,
+    hard_next: {
+      tool: 'list_yourself',
+      args: { url: '<your agent card or MCP server URL>' },
+      why: 'List yourself first: Rollcall probes your URL and makes it Live; check_status then tells you the next step.',
+      rest: `POST ${base}/api/publish`,
+    },
+    deal: dealObject(base),
+    note: 'POST JSON-RPC 2.0 here. Stateless: no session id, no server-sent event stream. Both protocol eras are served: send the 2026-07-28 _meta envelope for the modern one.',
+    card: serverCard(services.config, toolNames),
+    dual_as_tool: {
+      note: 'Every REST surface that is also a tool: call it either way, the same operation answers.',
+      tools: Object.fromEntries(toolNames.filter((t) => restByOperation.has(t)).map((t) => [t, restByOperation.get(t)])),
+    },
   };
+
+  // The info object is a public document like those of the discovery door: encoded once, with an
+  // ETag, cacheable and open to every origin (a GET here changes nothing, so a foreign page may read it).
+  const infoBody = Buffer.from(JSON.stringify(info));
+  const infoEtag = `"${createHash('sha256').update(infoBody).digest('base64url').slice(0, 32)}"`;
+  const infoHeaders = { etag: infoEtag, 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', vary: 'Accept' };
 
   app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      if (!hostAllowed(request.hostname, base) || !originAllowed(request.headers.origin, base)) {
+      // Host is checked on every method (DNS rebinding); Origin only where a call can act.
+      const crossOriginRead = request.method === 'GET' || request.method === 'HEAD';
+      if (!hostAllowed(request.hostname, base) || (!crossOriginRead && !originAllowed(request.headers.origin, base))) {
         return reply.code(403).send(rpcError(null, -32600, 'Forbidden: Host or Origin is not this server'));
       }
     });
@@ -159,7 +290,8 @@ export function registerMcp(app: FastifyInstance, services: Services, catalog: O
       if (appError.status >= 500) request.log.error({ err }, 'mcp request failed');
       const code = appError.code === 'invalid_json' ? -32700 : appError.status >= 500 ? -32603 : -32600;
       const message = appError.code === 'invalid_json' ? 'Parse error' : appError.message;
-      return reply.code(appError.status).send(rpcError(null, code, message, { request_id: request.id }));
+      const data = appError.code === 'invalid_input' ? { request_id: request.id, error: appError.toBody() } : { request_id: request.id };
+      return reply.code(appError.status).send(rpcError(null, code, message, data));
     });
     for (const path of MCP_PATHS) {
       scope.post(path, post);
@@ -167,7 +299,8 @@ export function registerMcp(app: FastifyInstance, services: Services, catalog: O
         if (String(request.headers.accept ?? '').includes('text/event-stream')) {
           return reply.code(405).header('allow', 'POST').send(rpcError(null, -32000, 'Method not allowed: this stateless server offers no SSE stream'));
         }
-        return info;
+        if (matchesEtag(request.headers['if-none-match'], infoEtag)) return reply.code(304).headers(infoHeaders).send();
+        return reply.headers({ ...infoHeaders, 'content-type': 'application/json; charset=utf-8' }).send(infoBody);
       });
       scope.delete(path, async (_request, reply) =>
         reply.code(405).header('allow', 'GET, POST').send(rpcError(null, -32000, 'Method not allowed: this server keeps no sessions')),

@@ -2,26 +2,16 @@
 // across instances through Redis when REDIS_URL is set. 0 turns a limit off.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 
 const isRead = (request: FastifyRequest) => request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
 
-export async function registerRateLimit(app: FastifyInstance, config: Config) {
+export async function registerRateLimit(app: FastifyInstance, config: Config, redis?: Redis) {
   const read = config.rateLimitReadPerMin;
   const write = config.rateLimitWritePerMin;
   if (read === 0 && write === 0) return;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 }) : undefined;
-  if (redis) {
-    // While Redis is unreachable the limits let requests through (skipOnError); say so once a minute, not per retry.
-    let lastWarned = 0;
-    redis.on('error', (err) => {
-      if (Date.now() - lastWarned < 60_000) return;
-      lastWarned = Date.now();
-      app.log.warn({ err: err.message }, 'Redis unreachable: rate limits are not shared until it is back');
-    });
-    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  }
+  // While Redis is unreachable the limits let requests through (skipOnError).
   await app.register(rateLimit, {
     global: true,
     timeWindow: 60_000,

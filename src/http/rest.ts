@@ -1,20 +1,33 @@
 // The REST door (SPEC.md 4.1): maps query or body to an operation's input and its result to JSON.
 import type { FastifyInstance } from 'fastify';
-import type { Operation, Services } from '../platform/operation.ts';
+import type { AnyOperation, BaseServices } from '../platform/operation.ts';
 import { runOperation } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { requestCtx } from './context.ts';
 import { ResponseCache, matchesEtag } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
-import { publish, checkStatus } from '../listings/operations.ts';
-import { listActiveListings } from '../listings/active.ts';
-import { talkCheckIn } from '../talk/operations.ts';
+import { publish, checkStatus } from '../registry/operations.ts';
+import { talkCheckIn } from '../registry/talk.ts';
+import { listActiveListings } from '../registry/active.ts';
 import { freeScore, scoreRubric } from '../probe/operations.ts';
+import { publicFeed } from '../feed/operations.ts';
+import { ardSearch, ardRegistrySearch } from '../registry/search.ts';
+import { leaveFeedback } from '../registry/feedback.ts';
+import { connectorDaily, connectorPrep } from '../connectors/operations.ts';
+import { takeDemo, takeDemoByQuery } from '../registry/demo.ts';
+import { exportSkills, productAccess, PRODUCT_RESPONSES } from '../registry/products.ts';
+import { feedbackPreferences } from '../feedback/preferences.ts';
+import { listFeedback } from '../registry/feedback-envelope.ts';
+import { productsAgent } from '../registry/agent.ts';
+import { getFeedbackPricing } from '../registry/pricing.ts';
+import { listOpportunities } from '../registry/opportunities.ts';
+import { productLearning, improvementLog } from '../registry/learning.ts';
+import { listingLifecycle, discoveryPack, foundingDogfood } from '../registry/network-surfaces.ts';
 
 export interface RestRoute {
   method: 'GET' | 'POST';
   path: string;
-  operation: Operation<any, any>;
+  operation: AnyOperation;
   /** Where the input comes from; `body` routes require a JSON object body. */
   from: 'query' | 'body';
   summary: string;
@@ -26,7 +39,14 @@ export interface RestRoute {
 
 export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/publish', operation: publish, from: 'body', summary: 'List an agent card or MCP server URL' },
-  { method: 'GET', path: '/api/listings/status', operation: checkStatus, from: 'query', summary: 'Status of a listing by id or name' },
+  {
+    method: 'GET',
+    path: '/api/listings/status',
+    operation: checkStatus,
+    from: 'query',
+    summary: 'Status of a listing by id or name',
+    responses: { '409': 'ambiguous_name: several listings have this name; error.details.candidates lists id, url and lane' },
+  },
   {
     method: 'GET',
     path: '/api/listings/active',
@@ -39,9 +59,65 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
   { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
   { method: 'GET', path: '/api/score/rubric', operation: scoreRubric, from: 'query', summary: 'How the trust score is made' },
+  { method: 'GET', path: '/api/feed', operation: publicFeed, from: 'query', summary: 'Public activity feed, newest first (no personal data)' },
+  { method: 'GET', path: '/api/ard/search', operation: ardSearch, from: 'query', summary: 'Natural-language search over the catalog and the Live listings' },
+  { method: 'POST', path: '/api/ard/search', operation: ardSearch, from: 'body', summary: 'Natural-language search (body {q, limit?, kind?})' },
+  { method: 'POST', path: '/search', operation: ardRegistrySearch, from: 'body', summary: 'ARD registry search: {query: {text, filter}, pageSize, pageToken}' },
+  {
+    method: 'GET',
+    path: '/api/products/demo',
+    operation: takeDemoByQuery,
+    from: 'query',
+    summary: 'The free demo of a Live listing: artifacts, an access token scoped to them (shown once) and next_steps',
+    responses: { '409': 'not_live: the listing is not Live' },
+  },
+  {
+    method: 'POST',
+    path: '/api/products/demo',
+    operation: takeDemo,
+    from: 'body',
+    summary: 'The free demo (body: the listing\'s take_demo.body, or listing_id, or name and kind)',
+    responses: { '409': 'not_live: the listing is not Live; ambiguous_name: several listings have this name and kind' },
+  },
+  {
+    method: 'POST',
+    path: '/api/products/feedback',
+    operation: leaveFeedback,
+    from: 'body',
+    summary: 'Feedback: ultra (rating 1-5 and one real sentence) or structured (mode structured with the survey answers); naming a Live listing takes a founding seat (access token) or a 25% code',
+    responses: { '401': 'token_required: the named listing holds an access token; send it' },
+  },
+  { method: 'GET', path: '/api/products/access', operation: productAccess, from: 'query', summary: 'One product artifact (kernel, loop, mesh, skills) opened by an access token', responses: PRODUCT_RESPONSES },
+  { method: 'GET', path: '/api/products/export', operation: exportSkills, from: 'query', summary: 'Your skills as SKILL.md text or JSON, opened by a full access token', responses: PRODUCT_RESPONSES },
+  { method: 'GET', path: '/api/products/connectors/daily', operation: connectorDaily, from: 'query', summary: 'Connector daily pick: one outreach partner per UTC day, with its draft (SPEC.md 2.8)' },
+  {
+    method: 'POST',
+    path: '/api/products/connectors/daily/prep',
+    operation: connectorPrep,
+    from: 'body',
+    summary: 'Operator only (Bearer ADMIN_TOKEN): mark today\'s connector pick prepared; body {note?}',
+    responses: { '401': 'unauthorized: no or wrong Bearer token', '403': 'operator_routes_disabled: ADMIN_TOKEN is not set', '409': 'research_day: nothing to prepare' },
+  },
+  { method: 'GET', path: '/api/products/feedback', operation: listFeedback, from: 'query', summary: 'The feedback list envelope: public items, summary, insights, survey, already done, WTP, discount, doctrine', responses: { '400': 'invalid_cursor: before is not a feedback id from this list' } },
+  {
+    method: 'POST',
+    path: '/api/products/agent',
+    operation: productsAgent,
+    from: 'body',
+    summary: 'Agent-native path: {tool: "submit_feedback", answers} submits the structured survey',
+    responses: { '400': 'unknown_agent_tool (details.accepted lists the tools), invalid_input (every survey problem in details), feedback_not_real' },
+  },
+  { method: 'GET', path: '/api/products/opportunities', operation: listOpportunities, from: 'query', summary: 'Open demand: unmet searches and matches, composition gaps, fresh demand, each with a call' },
+  { method: 'GET', path: '/api/products/learning', operation: productLearning, from: 'query', summary: 'What Rollcall learned from feedback: per day, themes, what new kernels apply' },
+  { method: 'GET', path: '/api/products/improvement-log', operation: improvementLog, from: 'query', summary: 'The latest kernel versions network-wide: why each changed and which parts' },
+  { method: 'GET', path: '/api/products/lifecycle', operation: listingLifecycle, from: 'query', summary: 'Listings per lane and funnel stage now, and per day' },
+  { method: 'GET', path: '/api/products/preferences', operation: feedbackPreferences, from: 'query', summary: 'What survey answers prefer: A/B questions, choices, improvements, scales' },
+  { method: 'GET', path: '/api/products/wtp', operation: getFeedbackPricing, from: 'query', summary: 'Willingness to pay, list prices and the name-your-price clamp' },
+  { method: 'GET', path: '/api/products/discovery-pack', operation: discoveryPack, from: 'query', summary: 'Discovery links, Live counts, listings to try first, quickstart and read surfaces' },
+  { method: 'GET', path: '/api/products/founding-dogfood', operation: foundingDogfood, from: 'query', summary: 'How Rollcall runs on its own tools: feedback, kernel themes, own trail marks, tool use' },
 ];
 
-export function registerRest(app: FastifyInstance, services: Services) {
+export function registerRest(app: FastifyInstance, services: BaseServices) {
   const cache = new ResponseCache(services.config.activeCacheMs);
   for (const route of restRoutes) {
     app.route({
@@ -52,7 +128,13 @@ export function registerRest(app: FastifyInstance, services: Services) {
         if (route.from === 'body' && (raw === undefined || raw === null)) {
           throw badRequest('body_required', 'a JSON object body is required (content-type: application/json)');
         }
-        const run = () => runOperation(route.operation, requestCtx(services, request), raw, 'rest');
+        const run = async () => {
+          const ctx = requestCtx(services, request);
+          const result = await runOperation(route.operation, ctx, raw, 'rest');
+          // What the operation handed the door beside its result (the x402 receipt headers).
+          if (ctx.response) reply.headers(ctx.response.headers);
+          return result;
+        };
         if (!route.cached) return run();
         // Keyed by the parsed input, so unknown or reordered query parameters share one entry.
         const parsed = route.operation.input.safeParse(raw ?? {});

@@ -21,6 +21,9 @@ export function capabilityNames(stored: string | null): string[] | null {
 
 export const capabilityHash = defineOperation({
   name: 'capability_hash',
+  title: 'Capability hash',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  output: z.looseObject({ ok: z.literal(true), capability_hash: z.string(), algorithm: z.string(), capabilities: z.array(z.string()), count: z.number(), listing_id: z.string().optional() }),
   description:
     'Canonical SHA-256 of a capability set (lower-case, trim, dedupe, sort, join with newlines). Give capabilities[] or the listing_id of a probed listing; equal sets give equal hashes.',
   input: z.object({

@@ -1,5 +1,6 @@
 // Text that listings supply is untrusted data (DESIGN.md "Safety rules"): control characters
 // stripped, whitespace collapsed, lengths capped, before it is stored or shown.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export const MAX_NAME = 120;

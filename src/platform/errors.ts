@@ -5,6 +5,9 @@ import type { z } from 'zod';
 export type FieldProblem = { field: string; message: string };
 
 export class AppError extends Error {
+  /** HTTP headers the REST door sends with this error (Retry-After and RateLimit-* of a budget). */
+  headers: Record<string, string> = {};
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -14,6 +17,11 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
+  }
+
+  withHeaders(headers: Record<string, string>): this {
+    Object.assign(this.headers, headers);
+    return this;
   }
 
   /** The `error` object of DESIGN.md's REST error body (without request_id, which the door adds). */

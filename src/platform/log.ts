@@ -1,6 +1,6 @@
 // Logger options: pino through Fastify, with tokens and credentials redacted (DESIGN.md
 // "Access tokens": never logged).
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Writable } from 'node:stream';
 
 const SECRET_QUERY = /([?&](?:token|access_token|payment_proof)=)[^&#]*/gi;
@@ -24,3 +24,6 @@ export function loggerOptions(level: string, stream?: Writable): FastifyServerOp
     },
   };
 }
+
+/** The logger every layer writes to (Fastify's pino). */
+export type Logger = FastifyBaseLogger;

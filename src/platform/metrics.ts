@@ -1,5 +1,6 @@
 // Prometheus metrics (DESIGN.md stack: prom-client at /metrics). One registry per app, so tests
-// and several apps in one process never share counters.
+// and several apps in one process never share counters. Platform counts requests and jobs; a
+// domain registers its own metrics on `registry` (see probe/metrics.ts).
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export class Metrics {
@@ -15,18 +16,6 @@ export class Metrics {
     help: 'HTTP request duration by route',
     labelNames: ['route'] as const,
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [this.registry],
-  });
-  readonly probes = new Counter({
-    name: 'rollcall_probes_total',
-    help: 'Probes finished, by kind and outcome (live, or the failure reason)',
-    labelNames: ['kind', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly probeSeconds = new Histogram({
-    name: 'rollcall_probe_seconds',
-    help: 'Duration of a whole probe',
-    buckets: [0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60],
     registers: [this.registry],
   });
   readonly jobs = new Counter({

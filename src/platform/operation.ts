@@ -1,41 +1,57 @@
 // "One operation, three doors" (DESIGN.md): an operation is a named, schema-checked piece of
-// business logic. REST routes, the MCP dispatcher and (later) the A2A door only translate to it.
+// business logic. REST routes, the MCP dispatcher and the A2A door only translate to it.
+// Platform knows no domain: an operation that needs a domain's runtime object (the prober, a
+// scheduler) says so in its ctx type (`Ctx & {probe: ProbeRuntime}`), and the app's assembly,
+// which builds the services bundle, is type-checked to provide it.
 import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/dialect.ts';
-import type { ProbeScheduler } from '../probe/scheduler.ts';
-import type { Prober } from '../probe/prober.ts';
-import type { OnDemandProbes } from '../probe/budget.ts';
 import type { Metrics } from './metrics.ts';
+import type { Redis } from 'ioredis';
 import { invalidInput } from './errors.ts';
 
-/** What every operation may use: injected once per process. */
-export interface Services {
+/** What every operation may use: injected once per process. Domains add their runtime objects beside these. */
+export interface BaseServices {
   config: Config;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
-  probes: ProbeScheduler;
-  prober: Prober;
-  onDemand: OnDemandProbes;
   metrics: Metrics;
+  /** The shared Redis connection when REDIS_URL is set (limits and budgets across instances). */
+  redis?: Redis;
 }
 
 /** Who is calling (DESIGN.md "Caller identity"); richer forms arrive with access tokens. */
 export interface Caller {
   address: string;
+  /** An access token the door received (Authorization: Bearer); resolved by the access domain. */
+  token?: string;
 }
 
-export interface Ctx extends Services {
+export interface Ctx extends BaseServices {
   caller: Caller;
   requestId: string;
+  /** An x402 payment the door received (X-PAYMENT or PAYMENT-SIGNATURE header), unverified. */
+  payment?: string;
+  /**
+   * What an operation hands its door beside the result (the x402 settlement receipt): response
+   * headers for HTTP, `_meta` entries for an MCP tool result. Doors create it per request.
+   */
+  response?: ResponseExtras;
 }
 
-export type Door = 'rest' | 'mcp';
+export interface ResponseExtras {
+  headers: Record<string, string>;
+  meta: Record<string, unknown>;
+}
 
-export interface Operation<S extends z.ZodType = z.ZodType, R = unknown> {
+/** `cli`: the operator's command line (src/cli) running an operation in-process. */
+export type Door = 'rest' | 'mcp' | 'a2a' | 'cli';
+
+/** `X`: the domain runtime objects the handler needs beyond BaseServices. */
+export interface Operation<S extends z.ZodType = z.ZodType, R = unknown, X = unknown> {
   /** Tool name over MCP; also the operation's name in logs and docs. */
   name: string;
   /** Other tool names that run the same operation (SPEC.md 4.2 aliases). */
@@ -46,21 +62,45 @@ export interface Operation<S extends z.ZodType = z.ZodType, R = unknown> {
   toolInput?: z.ZodType<z.output<S>>;
   /** false: served over REST only, not listed as a tool. */
   tool?: boolean;
-  handler(ctx: Ctx, input: z.output<S>): Promise<R>;
+  /** A short human title (tools/list `title`). */
+  title?: string;
+  /** MCP tool annotations: hints for clients deciding whether to confirm a call. */
+  annotations?: ToolAnnotations;
+  /** The result's schema (tools/list `outputSchema`); results must conform. Default: an object with `ok`. */
+  output?: z.ZodType;
+  /** A property, not a method, so the assembly's check that it provides `X` is strict. */
+  handler: (ctx: Ctx & X, input: z.output<S>) => Promise<R>;
 }
 
-export function defineOperation<S extends z.ZodType, R>(op: Operation<S, R>): Operation<S, R> {
+/** MCP tool annotations (all hints; a client must not rely on them for safety). */
+export interface ToolAnnotations {
+  /** Changes nothing anywhere. */
+  readOnlyHint: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** Reaches beyond Rollcall (probes someone's server). */
+  openWorldHint: boolean;
+  /** May delete or overwrite what a caller cannot restore. */
+  destructiveHint?: boolean;
+}
+
+/** Any operation, as the doors and the catalog hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: doors pass each operation the whole services bundle; the assembly checks it provides what each needs
+export type AnyOperation = Operation<z.ZodType, unknown, any>;
+
+export function defineOperation<S extends z.ZodType, R, X = unknown>(op: Operation<S, R, X>): Operation<S, R, X> {
   return op;
 }
 
 /** Checks raw input against the door's schema and runs the operation. */
-export async function runOperation<S extends z.ZodType, R>(
-  op: Operation<S, R>,
-  ctx: Ctx,
+export async function runOperation<S extends z.ZodType, R, X>(
+  op: Operation<S, R, X>,
+  ctx: Ctx & X,
   raw: unknown,
   door: Door,
 ): Promise<R> {
-  const schema = door === 'mcp' && op.toolInput ? op.toolInput : op.input;
+  // The tool doors (MCP, and A2A data parts naming a tool) use the stricter tool input.
+  const schema = door !== 'rest' && op.toolInput ? op.toolInput : op.input;
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   return op.handler(ctx, parsed.data as z.output<S>);

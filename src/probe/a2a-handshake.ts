@@ -1,7 +1,7 @@
 // Proves an agent's declared endpoint speaks A2A JSON-RPC without side effects: a method nobody
 // implements must come back as JSON-RPC -32601. The A2A-Version header names the card's version
 // (an absent header means 0.3 to a v1 server, which would answer -32009 instead).
-import type { GuardedClient } from '../platform/net/guarded-client.ts';
+import type { Fetcher } from '../platform/net/guarded-client.ts';
 import { OutboundError } from '../platform/net/guarded-client.ts';
 import { postRpc } from './rpc.ts';
 
@@ -14,7 +14,7 @@ export interface A2aHandshake {
   detail?: string;
 }
 
-export async function a2aHandshake(client: GuardedClient, endpoint: string, protocol: '0.3' | '1.0'): Promise<A2aHandshake> {
+export async function a2aHandshake(client: Fetcher, endpoint: string, protocol: '0.3' | '1.0'): Promise<A2aHandshake> {
   try {
     const reply = await postRpc(client, endpoint, { jsonrpc: '2.0', id: 'rc-probe', method: 'rollcall/probe', params: {} }, { 'a2a-version': protocol });
     const { status, headers, elapsedMs } = reply.http;

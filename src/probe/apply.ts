@@ -1,16 +1,19 @@
 // Writes a probe's outcome onto its listing and moves the lane (DESIGN.md "Listing lifecycle"):
 // queued/probing/failed -> active on a clean, successful probe, else failed with the reason;
 // active -> dormant after 3 failed probes in a row; dormant -> active on a successful probe plus
-// a recent talk check-in.
-import type { Executor } from '../platform/db/changes.ts';
-import type { ListingsTable } from '../platform/db/schema.ts';
+// a recent talk check-in; any lane -> failed (duplicate_of) when the probe reached an endpoint
+// another listing already owns.
+import type { Executor } from '../platform/db/executor.ts';
 import { iso } from '../platform/clock.ts';
-import { updateListing, findListingById, type ListingRow } from '../listings/store.ts';
+import { claimSpellings, markDuplicate, updateListing, lockListing, type ListingPatch, type ListingRow } from '../listings/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { talkState } from '../talk/presence.ts';
+import { lastCheckIn } from '../talk/store.ts';
 import type { ProbeReport } from './prober.ts';
+import { appendFeedEvent } from '../feed/store.ts';
 import { RUBRIC } from './score.ts';
-import { readHistory, recordProbe, uptimeShare } from './history.ts';
+import { readHistory, recordProbe, saveProbeState, uptimeShare, type ProbeState } from './store.ts';
+import { probeDeposit } from '../traces/system.ts';
 
 export const DORMANT_AFTER_FAILURES = 3;
 
@@ -47,36 +50,58 @@ function withReliability(report: ProbeReport, history: { ok: boolean }[]): Probe
   return { ...report, breakdown, score: Object.values(breakdown).reduce((a, b) => a + b, 0) };
 }
 
-export function probeFields(report: ProbeReport, now: string): Partial<ListingsTable> {
+export function probeState(report: ProbeReport, now: string): Omit<ProbeState, 'failing_since'> {
   return {
-    probe_ok: report.ok ? 1 : 0,
-    probe_handshake: report.handshake,
-    probe_score: report.score,
+    ok: report.ok ? 1 : 0,
+    handshake: report.handshake,
+    score: report.score,
     probed_at: now,
-    probe_target: report.target,
-    probe_detail: cleanText(report.detail, 500),
-    probe_protocol: report.protocol,
-    probe_latency_ms: report.latencyMs,
-    probe_report: JSON.stringify({ checks: report.checks, breakdown: report.breakdown }),
+    target: report.target,
+    detail: cleanText(report.detail, 500),
+    protocol: report.protocol,
+    latency_ms: report.latencyMs,
+    report: JSON.stringify({ checks: report.checks, breakdown: report.breakdown }),
     checks_clean: report.checks.every((c) => c.pass) ? 1 : 0,
   };
 }
 
+/** The probe's share of a listing's rank (see listings/store.ts updateListing). */
+export const probeRankPart = (score: number | null) => ({ probe: score ?? 0 });
+
 export interface ApplyContext {
   now: Date;
   graceDays: number;
-  /** Failed probes in a row, this one included (0 when this one succeeded). */
+  /** Counted failures in a row, this one included (0 when this one succeeded). */
   failuresInRow: number;
+  /** Since when the listing has been failing (null once it succeeds). */
+  failingSince: string | null;
+  /** Failing longer than PROBE_RETIRE_AFTER_H: probing stops until the publisher republishes. */
+  retire: boolean;
 }
 
-export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx: ApplyContext): Promise<ListingRow | undefined> {
-  const row = await findListingById(db, id);
-  if (!row) return undefined;
+/**
+ * Applies a probe to its listing under the listing's row lock: lane, card facts, probe state,
+ * history and rank part, in the caller's transaction. A URL Rollcall itself refused to reach
+ * (blocked_address) says nothing about the listing's uptime or quality, so it is kept out of the
+ * history and the score; it still counts toward the lane like any failure.
+ */
+export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx: ApplyContext): Promise<{ row?: ListingRow; duplicateOf?: string }> {
+  const row = await lockListing(db, id);
+  if (!row) return {};
   const now = iso(ctx.now);
-  const report = withReliability(raw, await readHistory(db, id));
-  const patch: Partial<ListingsTable> = probeFields(report, now);
+  // One server, one listing: the spellings this probe reached become this listing's, unless another
+  // listing holds one already (claimed here, in the lease's transaction, so two instances probing
+  // two spellings at once cannot both win).
+  const duplicateOf = raw.ok ? ((await claimSpellings(db, id, [raw.target, raw.cardUrl ?? raw.target], now)) ?? raw.duplicateOf) : undefined;
+  if (duplicateOf) {
+    await saveProbeState(db, id, { ...probeState(raw, now), failing_since: null });
+    return { row: await markDuplicate(db, id, duplicateOf, now), duplicateOf };
+  }
+  const refused = raw.reason === 'blocked_address';
+  const report = refused ? raw : withReliability(raw, await readHistory(db, id));
+  const patch: ListingPatch = {};
   if (report.live) {
-    const talk = talkState(row, ctx.now, ctx.graceDays);
+    const talk = talkState({ live_since: row.live_since, talk_last_at: await lastCheckIn(db, id) }, ctx.now, ctx.graceDays);
     const present = talk.mode === 'present' && talk.active;
     if (row.lane === 'dormant' && !present) {
       patch.lane_reason = row.lane_reason === 'talk_absent' ? 'talk_absent' : 'awaiting_check_in';
@@ -84,10 +109,11 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
       patch.lane = 'active';
       patch.lane_reason = null;
       patch.live_since = row.live_since ?? now;
+      if (row.lane !== 'active') await appendFeedEvent(db, 'listing.live', id, now, { score: report.score });
     }
   } else if (row.lane === 'active') {
     // A Live listing survives a few failed re-probes; the reason shows what went wrong.
-    patch.lane = ctx.failuresInRow >= DORMANT_AFTER_FAILURES ? 'dormant' : 'active';
+    patch.lane = ctx.failuresInRow >= DORMANT_AFTER_FAILURES || ctx.retire ? 'dormant' : 'active';
     patch.lane_reason = report.reason;
   } else if (row.lane === 'dormant') {
     patch.lane_reason = report.reason;
@@ -95,6 +121,7 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
     patch.lane = 'failed';
     patch.lane_reason = report.reason;
   }
+  if (ctx.retire) patch.lane_reason = 'retired';
   if (report.ok) {
     patch.kind = report.kind;
     patch.capabilities = storedCapabilities(report);
@@ -104,6 +131,13 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
     patch.description = report.description ? cleanText(report.description, MAX_DESCRIPTION) : '';
     patch.website = httpUrl(report.website);
   }
+  if (refused) {
+    await saveProbeState(db, id, { probed_at: now, ok: 0, handshake: 'failed', detail: cleanText(report.detail, 500), failing_since: ctx.failingSince });
+    return { row: await updateListing(db, id, patch, now) };
+  }
   await recordProbe(db, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score });
-  return updateListing(db, id, patch, now);
+  // The trace field hears of it too: a little attraction when Live, a danger mark when failing (once a day each).
+  await probeDeposit(db, id, report.live, report.reason, ctx.now);
+  await saveProbeState(db, id, { ...probeState(report, now), failing_since: ctx.failingSince });
+  return { row: await updateListing(db, id, patch, now, probeRankPart(report.score)) };
 }

@@ -1,14 +1,20 @@
 // The probe job: one per listing, due at once after publishing, then every PROBE_INTERVAL_H while
 // the listing is healthy, and with a doubling backoff (PROBE_BACKOFF_S, capped at the interval)
-// while its probes fail.
-import type { Services } from '../platform/operation.ts';
+// while its probes fail. A whole probe has a deadline (PROBE_DEADLINE_S) well under the lease, so
+// a stalling host costs one slot for seconds. A listing failing for PROBE_RETIRE_AFTER_H is retired
+// from probing until its publisher republishes it.
+import type { BaseServices } from '../platform/operation.ts';
+import type { JobHandler } from '../platform/jobs/runner.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
-import { inTransaction } from '../platform/db/changes.ts';
-import { findListingById, updateListing, urlOwnedByOther } from '../listings/store.ts';
-import { completeJob, releaseLease, removeJob, stillHeld, type Lease } from '../jobs/store.ts';
-import type { JobHandler } from '../jobs/runner.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { completeJob, releaseLease, removeJob, stillHeld, URGENT, type Lease } from '../platform/jobs/store.ts';
+import { hostKey } from '../platform/net/host-key.ts';
+import { findListingById, spellingOwnedByOther, updateListing, type Lane } from '../listings/store.ts';
 import type { Config } from '../config.ts';
+import type { ProbeRuntime } from './runtime.ts';
+import type { ProbeReport } from './prober.ts';
 import { applyProbe } from './apply.ts';
+import { loadProbeState } from './store.ts';
 
 export function nextProbeDelayMs(config: Config, failuresInRow: number): number {
   const interval = config.probeIntervalH * HOUR_MS;
@@ -16,37 +22,83 @@ export function nextProbeDelayMs(config: Config, failuresInRow: number): number 
   return Math.min(interval, config.probeBackoffS * 1000 * 2 ** (failuresInRow - 1));
 }
 
+export interface ProbeOutcome {
+  /** Counted failures in a row after this probe. */
+  failuresInRow: number;
+  failingSince: string | null;
+  retire: boolean;
+  nextDueMs: number;
+}
+
+/**
+ * What a probe's result means for the schedule. A probe somebody asked for (urgent: a republish,
+ * a check-in) that fails on a Live or dormant listing is not counted toward dormancy: dormancy
+ * needs scheduled probes failing, spaced by the backoff, which no burst of requests can make.
+ */
+export function probeOutcome(
+  config: Config,
+  report: Pick<ProbeReport, 'live'>,
+  job: { attempts: number; urgent: boolean; lane: Lane; failingSince: string | null },
+  now: Date,
+): ProbeOutcome {
+  if (report.live) return { failuresInRow: 0, failingSince: null, retire: false, nextDueMs: nextProbeDelayMs(config, 0) };
+  const onDemand = job.urgent && (job.lane === 'active' || job.lane === 'dormant');
+  // The schedule goes on as the counted failures say: a requested probe can neither advance nor
+  // delay the probes that decide dormancy.
+  if (onDemand) return { failuresInRow: job.attempts, failingSince: job.failingSince, retire: false, nextDueMs: nextProbeDelayMs(config, job.attempts) };
+  const failingSince = job.failingSince ?? iso(now);
+  const retire = now.getTime() - new Date(failingSince).getTime() >= config.probeRetireAfterH * HOUR_MS;
+  const failuresInRow = job.attempts + 1;
+  return { failuresInRow, failingSince, retire, nextDueMs: nextProbeDelayMs(config, failuresInRow) };
+}
+
 export class ProbeJob implements JobHandler {
-  constructor(private readonly services: Pick<Services, 'db' | 'clock' | 'log' | 'config' | 'prober' | 'metrics'>) {}
+  constructor(
+    private readonly services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics'>,
+    private readonly probe: Pick<ProbeRuntime, 'prober' | 'metrics'>,
+  ) {}
 
   async run(lease: Lease, stopping: AbortSignal): Promise<void> {
-    const { db, clock, config, prober, log, metrics } = this.services;
+    const { db, clock, config, log, metrics } = this.services;
+    const { prober, metrics: probeMetrics } = this.probe;
     const id = lease.subject!;
     const row = await findListingById(db.kysely, id);
     if (!row) return removeJob(db.kysely, lease.id);
-    if (row.lane === 'queued' || row.lane === 'failed') await updateListing(db.kysely, id, { lane: 'probing' }, iso(clock.now()));
-    const stopTimer = metrics.probeSeconds.startTimer();
+    const shownProbing = row.lane === 'queued' || row.lane === 'failed';
+    if (shownProbing) await updateListing(db.kysely, id, { lane: 'probing' }, iso(clock.now()));
+    const stopTimer = probeMetrics.probeSeconds.startTimer();
     const report = await prober.probe(row.url, {
       hint: row.kind,
-      takenByOther: (url) => urlOwnedByOther(db.kysely, url, id),
+      takenByOther: (url) => spellingOwnedByOther(db.kysely, url, id),
+      signal: AbortSignal.any([stopping, AbortSignal.timeout(config.probeDeadlineS * 1000)]),
+      onPhase: (phase, ms) => probeMetrics.phaseSeconds.observe({ phase }, ms / 1000),
     });
     stopTimer();
     if (stopping.aborted) {
-      // Cut short by shutdown: the failure is ours, not the listing's. Nothing is applied.
-      await releaseLease(db.kysely, lease, iso(clock.now()));
-      metrics.jobs.inc({ kind: 'probe', result: 'released' });
+      // Cut short by shutdown: the failure is ours, not the listing's. Nothing is applied, and the
+      // lane shows what it showed before this probe began.
+      const now = iso(clock.now());
+      await inTransaction(db.kysely, async (trx) => {
+        if (shownProbing) await updateListing(trx, id, { lane: row.lane }, now);
+        await releaseLease(trx, lease, now);
+      });
+      metrics.jobs.inc({ kind: lease.kind, result: 'released' });
       return;
     }
-    metrics.probes.inc({ kind: report.kind, outcome: report.live ? 'live' : report.reason ?? 'failed' });
+    probeMetrics.probes.inc({ kind: report.kind, outcome: report.live ? 'live' : report.reason ?? 'failed' });
     const now = clock.now();
-    const failuresInRow = report.live ? 0 : lease.attempts + 1;
     const applied = await inTransaction(db.kysely, async (trx) => {
       // A runner whose lease expired has been replaced: its late result is dropped, never applied twice.
-      if (!(await stillHeld(trx, db, lease))) return false;
-      await applyProbe(trx, id, report, { now, graceDays: config.talkGraceDays, failuresInRow });
-      return completeJob(trx, lease, iso(new Date(now.getTime() + nextProbeDelayMs(config, failuresInRow))), failuresInRow, iso(now));
+      if (!(await stillHeld(trx, lease))) return undefined;
+      const state = await loadProbeState(trx, id);
+      const outcome = probeOutcome(config, report, { attempts: lease.attempts, urgent: lease.priority === URGENT, lane: row.lane, failingSince: state?.failing_since ?? null }, now);
+      const { duplicateOf } = await applyProbe(trx, id, report, { now, graceDays: config.talkGraceDays, ...outcome });
+      // A duplicate has nothing of its own to probe: its spellings now reach the original listing.
+      if (outcome.retire || duplicateOf) await removeJob(trx, lease.id);
+      else await completeJob(trx, lease, iso(new Date(now.getTime() + outcome.nextDueMs)), outcome.failuresInRow, iso(now), hostKey(row.url));
+      return outcome;
     });
-    if (!applied) metrics.jobs.inc({ kind: 'probe', result: 'lost_lease' });
-    log.info({ listingId: id, live: report.live, reason: report.reason, score: report.score, applied }, 'probe finished');
+    if (!applied) metrics.jobs.inc({ kind: lease.kind, result: 'lost_lease' });
+    log.info({ listingId: id, live: report.live, reason: report.reason, score: report.score, applied: Boolean(applied), retired: applied?.retire }, 'probe finished');
   }
 }

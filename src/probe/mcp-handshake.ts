@@ -1,7 +1,7 @@
 // A real MCP handshake against a remote, in either protocol era (DESIGN.md "Probe"):
 // 2026-07-28: server/discover + tools/list with the `_meta` envelope and Mcp-Method headers;
 // legacy: initialize + notifications/initialized + tools/list, with the session id if one is given.
-import type { GuardedClient } from '../platform/net/guarded-client.ts';
+import type { Fetcher } from '../platform/net/guarded-client.ts';
 import { OutboundError } from '../platform/net/guarded-client.ts';
 import { postRpc, type RpcReply } from './rpc.ts';
 import type { Capability } from './score.ts';
@@ -22,6 +22,8 @@ export interface McpHandshake {
   instructions?: string;
   tools: Capability[];
   latencyMs: number | null;
+  /** Where the first exchange really landed, after redirects: the server's endpoint. */
+  endpoint?: string;
   /** The server answered with JSON-RPC at all (so a failure is `handshake_failed`, not `not_a_card`). */
   spokeJsonRpc: boolean;
   /** 401/403 with WWW-Authenticate: the RFC 9728 metadata URL when the header names one. */
@@ -30,6 +32,7 @@ export interface McpHandshake {
   detail?: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: untrusted JSON, narrowed field by field where it is read
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function authOf(reply: RpcReply): McpHandshake['auth'] | undefined {
@@ -78,7 +81,7 @@ async function listTools(call: (cursor?: string) => Promise<RpcReply>): Promise<
 }
 
 /** A handshake that reached tools/list, in either era: what the server said about itself and its tools. */
-function completed(protocol: string, info: Record<string, any>, result: Record<string, any>, listed: { tools: unknown[]; ok: boolean }, latencyMs: number): McpHandshake {
+function completed(protocol: string, info: Record<string, unknown>, result: Record<string, unknown>, listed: { tools: unknown[]; ok: boolean }, first: RpcReply): McpHandshake {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return {
     ok: listed.ok,
@@ -90,13 +93,14 @@ function completed(protocol: string, info: Record<string, any>, result: Record<s
     website: text(info.websiteUrl),
     instructions: text(result.instructions),
     tools: toolCapabilities(listed.tools),
-    latencyMs,
+    latencyMs: first.http.elapsedMs,
+    endpoint: first.http.url,
     spokeJsonRpc: true,
     detail: listed.ok ? undefined : 'tools/list did not answer with a tool list',
   };
 }
 
-async function modern(client: GuardedClient, url: string): Promise<McpHandshake | undefined> {
+async function modern(client: Fetcher, url: string): Promise<McpHandshake | undefined> {
   const discover = await postRpc(client, url, { jsonrpc: '2.0', id: 'rc-discover', method: 'server/discover', params: { _meta: envelope } }, modernHeaders('server/discover'));
   const auth = authOf(discover);
   if (auth) return { ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, auth, detail: 'the server requires authorization' };
@@ -106,10 +110,10 @@ async function modern(client: GuardedClient, url: string): Promise<McpHandshake 
   const listed = await listTools((cursor) =>
     postRpc(client, url, { jsonrpc: '2.0', id: 'rc-tools', method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: envelope } }, modernHeaders('tools/list')),
   );
-  return completed(MODERN_VERSION, info, result, listed, discover.http.elapsedMs);
+  return completed(MODERN_VERSION, info, result, listed, discover);
 }
 
-async function legacy(client: GuardedClient, url: string): Promise<McpHandshake> {
+async function legacy(client: Fetcher, url: string): Promise<McpHandshake> {
   const init = await postRpc(client, url, {
     jsonrpc: '2.0',
     id: 'rc-init',
@@ -136,11 +140,11 @@ async function legacy(client: GuardedClient, url: string): Promise<McpHandshake>
   // A stateful server keeps the session until told: end it, politely and without waiting on the answer's fate.
   if (session) await client.fetch(url, { method: 'DELETE', headers }).catch(() => undefined);
   const info = isObj(result.serverInfo) ? result.serverInfo : {};
-  return completed(version, info, result, listed, init.http.elapsedMs);
+  return completed(version, info, result, listed, init);
 }
 
 /** Tries the 2026-07-28 era first (a modern-only server refuses initialize), then the legacy one. */
-export async function mcpHandshake(client: GuardedClient, url: string): Promise<McpHandshake> {
+export async function mcpHandshake(client: Fetcher, url: string): Promise<McpHandshake> {
   try {
     return (await modern(client, url)) ?? (await legacy(client, url));
   } catch (err) {

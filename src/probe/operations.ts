@@ -4,18 +4,23 @@ import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { claimJob, releaseLease, stillHeld } from '../platform/jobs/store.ts';
 import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
-import { requireListing, viewContext } from '../listings/operations.ts';
+import { requireListing } from '../listings/operations.ts';
 import { updateListing } from '../listings/store.ts';
-import { listingView } from '../listings/view.ts';
 import { RUBRIC } from './score.ts';
 import type { ProbeReport } from './prober.ts';
+import type { ProbeCtx } from './runtime.ts';
+import { loadProbeState, saveProbeState } from './store.ts';
+import { probeFields } from './view.ts';
+import { onDemandProbe } from './on-demand.ts';
+import { probeJobId } from './scheduler.ts';
 
-const takeProbe = (ctx: Ctx) => ctx.onDemand.budget.take(ctx.caller.address, ctx.clock.now().getTime());
+export const rubricUrl = (ctx: Pick<Ctx, 'config'>) => `${ctx.config.publicBaseUrl}/api/score/rubric`;
 
-export const rubricUrl = (ctx: Ctx) => `${ctx.config.publicBaseUrl}/api/score/rubric`;
-
-function reportBody(ctx: Ctx, url: string, report: ProbeReport, probedAt: string) {
+/** A probe report as probe_clean and the free score answer it (also `rollcall probe --json`). */
+export function reportBody(ctx: Pick<Ctx, 'config'>, url: string, report: ProbeReport, probedAt: string) {
   return {
     ok: true as const,
     url,
@@ -44,30 +49,44 @@ function reportBody(ctx: Ctx, url: string, report: ProbeReport, probedAt: string
 const urlInput = z.string().min(1).max(MAX_URL_LENGTH).describe('An agent card URL or an MCP server URL.');
 
 /** A full probe of an already normalized URL, within the caller's budget. */
-async function freshReport(ctx: Ctx, url: string) {
-  takeProbe(ctx);
-  const report = await ctx.prober.probe(url, { hint: guessKind(url, false) });
+async function freshReport(ctx: ProbeCtx, url: string) {
+  const report = await onDemandProbe(ctx, (signal) => ctx.probe.prober.probe(url, { hint: guessKind(url, false), signal }));
   return reportBody(ctx, url, report, iso(ctx.clock.now()));
 }
 
+const reportOutput = z.looseObject({
+  ok: z.literal(true),
+  url: z.string(),
+  kind: z.enum(['agent', 'mcp']),
+  live_ready: z.boolean(),
+  score: z.number(),
+  checks_clean: z.boolean(),
+  checks: z.array(z.looseObject({ id: z.string(), pass: z.boolean(), detail: z.string() })),
+});
+
 export const probeClean = defineOperation({
   name: 'probe_clean',
+  title: 'Probe a URL now',
+  // Lists nothing and changes nothing here; it does send a real handshake to the URL's server.
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  output: reportOutput,
   description:
     'Probe a URL now without listing it: the real handshake (A2A card + JSON-RPC endpoint, or MCP initialize/server/discover + tools/list), every clean check with pass/fail, and the score with its breakdown. Rate limited per caller.',
   input: z.object({ url: urlInput }),
-  handler: (ctx, input) => freshReport(ctx, normalizeListingUrl(input.url)),
+  handler: (ctx: ProbeCtx, input) => freshReport(ctx, normalizeListingUrl(input.url)),
 });
-
 
 export const freeScore = defineOperation({
   name: 'score',
   tool: false, // GET /api/score; probe_clean is the tool
+  title: 'Free score',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   description: 'The free score of any card or MCP URL, without listing it; the same answer is served from a short cache.',
   input: z.object({ url: urlInput.optional() }),
-  async handler(ctx, input) {
+  handler: async (ctx: ProbeCtx, input) => {
     if (input.url === undefined) throw badRequest('invalid_input', `url is required; the rubric is at ${rubricUrl(ctx)}`, 'url');
     const key = normalizeListingUrl(input.url);
-    const cache = ctx.onDemand.scores;
+    const cache = ctx.probe.onDemand.scores;
     const now = ctx.clock.now().getTime();
     const hit = cache.get(key);
     if (hit && now - hit.at < ctx.config.scoreCacheS * 1000) return { ...hit.body, cached: true };
@@ -81,38 +100,71 @@ export const freeScore = defineOperation({
 export const scoreRubric = defineOperation({
   name: 'score_rubric',
   tool: false,
+  title: 'Score rubric',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description: 'How the 0-100 trust score is made.',
   input: z.object({}),
-  async handler() {
+  handler: async () => {
     return { ok: true as const, max: 100, parts: RUBRIC, note: 'Relevance in search is computed apart from this trust score.' };
   },
 });
 
 export const checkLiveness = defineOperation({
   name: 'check_liveness',
+  title: 'Check liveness now',
+  // Records the check on a listing (its probe age), so not read-only; repeating it changes nothing more.
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+  output: z.looseObject({ ok: z.literal(true), alive: z.boolean(), reason: z.string().nullable(), latency_ms: z.number().nullable() }),
   description:
     'Re-run only the protocol handshake now, for a listing_id (its probe.probed_at and age_hours are updated) or for any url. Returns whether it answered, the reason if not, and the latency.',
   input: z.object({
     listing_id: z.string().min(1).max(64).optional().describe('A listing to re-check; its probe age is reset.'),
     url: urlInput.optional(),
   }),
-  async handler(ctx, input) {
+  handler: async (ctx: ProbeCtx, input) => {
     if (input.listing_id === undefined && input.url === undefined) throw badRequest('invalid_input', 'listing_id or url is required', 'listing_id');
-    takeProbe(ctx);
-    if (input.listing_id !== undefined) {
-      const row = await requireListing(ctx, input.listing_id);
-      const result = await ctx.prober.liveness(row.url, row.kind);
-      const now = iso(ctx.clock.now());
-      const updated = await updateListing(
-        ctx.db.kysely,
-        row.id,
-        { probed_at: now, probe_ok: result.ok ? 1 : 0, probe_handshake: result.ok ? 'ok' : result.reason === 'auth_required' ? 'auth_required' : 'failed', probe_latency_ms: result.latencyMs, probe_detail: result.detail },
-        now,
-      );
-      return { ok: true as const, listing_id: row.id, alive: result.ok, reason: result.reason, detail: result.detail, latency_ms: result.latencyMs, target: result.target, probe: listingView(updated!, viewContext(ctx)).probe };
+    if (input.listing_id === undefined) {
+      const url = normalizeListingUrl(input.url!);
+      const result = await onDemandProbe(ctx, (signal) => ctx.probe.prober.liveness(url, guessKind(url, false), { signal }));
+      return { ok: true as const, url, alive: result.ok, reason: result.reason, detail: result.detail, latency_ms: result.latencyMs, target: result.target };
     }
-    const url = normalizeListingUrl(input.url!);
-    const result = await ctx.prober.liveness(url, guessKind(url, false));
-    return { ok: true as const, url, alive: result.ok, reason: result.reason, detail: result.detail, latency_ms: result.latencyMs, target: result.target };
+    const row = await requireListing(ctx, input.listing_id);
+    return onDemandProbe(ctx, async (signal) => {
+      // A listing's probe fields are written only under its probe job's lease: the check takes the
+      // lease for its short run, or, while a scheduled probe holds it, answers without writing.
+      const lease = await claimJob(ctx.db, probeJobId(row.id), ctx.clock.now(), ctx.config.jobLeaseS * 1000);
+      let released = false;
+      try {
+        const result = await ctx.probe.prober.liveness(row.url, row.kind, { signal });
+        const now = iso(ctx.clock.now());
+        const handshake = result.ok ? 'ok' : result.reason === 'auth_required' ? 'auth_required' : 'failed';
+        const updated = !lease
+          ? undefined
+          : await inTransaction(ctx.db.kysely, async (trx) => {
+              if (!(await stillHeld(trx, lease))) return undefined;
+              await saveProbeState(trx, row.id, { probed_at: now, ok: result.ok ? 1 : 0, handshake, latency_ms: result.latencyMs, detail: result.detail });
+              const listing = await updateListing(trx, row.id, {}, now);
+              await releaseLease(trx, lease, now);
+              released = true;
+              return listing;
+            });
+        const state = await loadProbeState(ctx.db.kysely, row.id);
+        const probe = probeFields(updated ?? row, state, ctx.clock.now()).probe;
+        return {
+          ok: true as const,
+          listing_id: row.id,
+          alive: result.ok,
+          reason: result.reason,
+          detail: result.detail,
+          latency_ms: result.latencyMs,
+          target: result.target,
+          probe,
+          recorded: Boolean(updated),
+          ...(updated ? {} : { note: 'A scheduled probe of this listing was under way (or it is retired), so this check was not recorded on it.' }),
+        };
+      } finally {
+        if (lease && !released) await releaseLease(ctx.db.kysely, lease, iso(ctx.clock.now()));
+      }
+    });
   },
 });

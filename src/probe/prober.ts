@@ -1,14 +1,14 @@
 // The prober (DESIGN.md "Probe", "Clean checks", "Score"): decides what a URL is (an A2A agent
 // card or an MCP server), proves it with a real protocol exchange through the guarded client,
 // runs the clean checks and scores it. It writes nothing: callers decide what to store.
-import { GuardedClient, OutboundError, type OutboundReason } from '../platform/net/guarded-client.ts';
+import { type Fetcher, type GuardedClient, OutboundError, type OutboundReason, withSignal } from '../platform/net/guarded-client.ts';
 import { looksLikeCard, parseAgentCard, type AgentCard } from './agent-card.ts';
 import { a2aHandshake } from './a2a-handshake.ts';
 import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from './mcp-handshake.ts';
 import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
 import { MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 
-export type FailReason = OutboundReason | 'not_a_card' | 'invalid_card' | 'handshake_failed' | 'auth_required' | 'checks_failed';
+export type FailReason = OutboundReason | 'not_a_card' | 'invalid_card' | 'handshake_failed' | 'auth_required' | 'checks_failed' | 'duplicate_of';
 
 export interface Check {
   id: 'url_allowed' | 'parsed' | 'name_clean' | 'description_clean' | 'unique_url' | 'protocol_version' | 'within_limits';
@@ -25,8 +25,12 @@ export interface ProbeReport {
   reason: FailReason | null;
   detail: string;
   handshake: 'ok' | 'failed' | 'auth_required';
-  /** The URL the handshake ran against (the agent's JSON-RPC endpoint, or the MCP remote). */
+  /** The URL the handshake ran against (the agent's JSON-RPC endpoint, or the MCP remote after redirects). */
   target: string;
+  /** Where the agent card was found (agents only). */
+  cardUrl?: string;
+  /** Another listing that already owns this endpoint or card (reason duplicate_of). */
+  duplicateOf?: string;
   protocol: string | null;
   latencyMs: number | null;
   name?: string;
@@ -40,7 +44,7 @@ export interface ProbeReport {
 }
 
 /** What one probe path observed, before the checks and the score are worked out. */
-type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'version' | 'website' | 'capabilities'> & {
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'version' | 'website' | 'capabilities'> & {
   parsed: boolean;
   publicMetadata: boolean;
   reached?: boolean;
@@ -50,13 +54,20 @@ type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target'
 export const A2A_VERSIONS = ['1.0', '0.3'];
 const WELL_KNOWN_CARDS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
 const MARKUP = /<\/?[a-z!][^>]*>/i;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export type ProbePhase = 'card' | 'well_known' | 'mcp' | 'a2a' | 'metadata';
 
 export interface ProbeOptions {
   /** The listing's current kind guess: which protocol is tried first. */
   hint?: 'agent' | 'mcp';
-  /** Whether another listing already owns this (normalized) URL. */
-  takenByOther?: (url: string) => Promise<boolean>;
+  /** The id of another listing that already owns this URL (another spelling of it), if any. */
+  takenByOther?: (url: string) => Promise<string | undefined>;
+  /** The whole probe's deadline (and shutdown): every request stops when it fires. */
+  signal?: AbortSignal;
+  /** Told how long each phase took (for /metrics). */
+  onPhase?: (phase: ProbePhase, ms: number) => void;
 }
 
 type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
@@ -89,13 +100,64 @@ function resolveEndpoint(endpoint: string, cardUrl: string): string | undefined 
 
 const isAuth = (status: number, headers: Record<string, string>) => (status === 401 || status === 403) && Boolean(headers['www-authenticate']);
 
+/** Probes URLs through one guarded client; each probe is a ProbeRun bound to its own deadline. */
 export class Prober {
   constructor(
     private readonly client: GuardedClient,
     private readonly allowPrivate: boolean,
   ) {}
 
-  private async fetchCard(url: string): Promise<CardFetch> {
+  private run(options: ProbeOptions): ProbeRun {
+    return new ProbeRun(withSignal(this.client, options.signal), this.allowPrivate, options.onPhase);
+  }
+
+  /** Never throws: whatever goes wrong becomes a failed report with its reason. */
+  probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
+    return this.run(options).probe(url, options);
+  }
+
+  /** Why this prober would refuse to reach the URL at all (its address policy), or undefined. */
+  refusal(url: string): string | undefined {
+    return this.client.refusal(new URL(url));
+  }
+
+  /** Only the handshake, for check_liveness: is it still answering its protocol? */
+  liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}) {
+    return this.run(options).liveness(url, kind);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  /** Stops probes in flight (shutdown); their callers must not take the cut for the server's failure. */
+  async abort(): Promise<void> {
+    await this.client.destroy();
+  }
+}
+
+class ProbeRun {
+  constructor(
+    private readonly client: Fetcher,
+    private readonly allowPrivate: boolean,
+    private readonly onPhase?: ProbeOptions['onPhase'],
+  ) {}
+
+  /** Runs one step of the probe, telling its duration. */
+  private async timed<T>(phase: ProbePhase, step: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await step();
+    } finally {
+      this.onPhase?.(phase, performance.now() - started);
+    }
+  }
+
+  private fetchCard(url: string): Promise<CardFetch> {
+    return this.timed('card', () => this.fetchCardNow(url));
+  }
+
+  private async fetchCardNow(url: string): Promise<CardFetch> {
     try {
       const res = await this.client.fetch(url, { headers: { accept: 'application/json' } });
       if (isAuth(res.status, res.headers)) return { url, json: false, auth: true };
@@ -116,7 +178,11 @@ export class Prober {
   }
 
   /** Server card (and RFC 9728 metadata for protected servers): public facts about an MCP server. */
-  private async publicMetadata(url: string, resourceMetadata?: string): Promise<{ found: boolean; description?: string; website?: string; version?: string }> {
+  private publicMetadata(url: string, resourceMetadata?: string): Promise<{ found: boolean; description?: string; website?: string; version?: string }> {
+    return this.timed('metadata', () => this.publicMetadataNow(url, resourceMetadata));
+  }
+
+  private async publicMetadataNow(url: string, resourceMetadata?: string): Promise<{ found: boolean; description?: string; website?: string; version?: string }> {
     const candidates = [resourceMetadata, new URL('/.well-known/mcp/server-card.json', url).toString()].filter((u): u is string => Boolean(u));
     for (const candidate of candidates) {
       try {
@@ -137,7 +203,6 @@ export class Prober {
     return { found: false };
   }
 
-  /** Never throws: whatever goes wrong becomes a failed report with its reason. */
   async probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
     try {
       return await this.discover(url, options);
@@ -147,13 +212,23 @@ export class Prober {
   }
 
   /** A card (valid or not) at the origin's well-known paths, unless the URL is one of them. */
-  private async wellKnownCard(url: string): Promise<CardFetch | undefined> {
-    if (WELL_KNOWN_CARDS.includes(new URL(url).pathname)) return undefined;
-    for (const path of WELL_KNOWN_CARDS) {
-      const found = await this.fetchCard(new URL(path, url).toString());
-      if (found.card || found.invalid) return found;
-    }
-    return undefined;
+  private wellKnownCard(url: string): Promise<CardFetch | undefined> {
+    return this.timed('well_known', async () => {
+      if (WELL_KNOWN_CARDS.includes(new URL(url).pathname)) return undefined;
+      for (const path of WELL_KNOWN_CARDS) {
+        const found = await this.fetchCardNow(new URL(path, url).toString());
+        if (found.card || found.invalid) return found;
+      }
+      return undefined;
+    });
+  }
+
+  private mcpHandshake(url: string): Promise<McpHandshake> {
+    return this.timed('mcp', () => mcpHandshake(this.client, url));
+  }
+
+  private a2aHandshake(endpoint: string, protocol: '0.3' | '1.0') {
+    return this.timed('a2a', () => a2aHandshake(this.client, endpoint, protocol));
   }
 
   /** The card at the URL, else at the origin's well-known paths. */
@@ -175,7 +250,7 @@ export class Prober {
       wellKnown = await this.wellKnownCard(url);
       if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
     }
-    const mcp = await mcpHandshake(this.client, url);
+    const mcp = await this.mcpHandshake(url);
     if (mcp.ok) return this.mcp(url, mcp, options);
     if (mcp.auth) return this.authRequired(url, mcp);
     if (hint === 'mcp') {
@@ -191,10 +266,9 @@ export class Prober {
     return this.failure(url, hint, 'not_a_card', first.json ? 'the URL serves JSON that is neither an agent card nor an MCP server' : 'the URL is neither an agent card nor an MCP server');
   }
 
-  /** Only the handshake, for check_liveness: is it still answering its protocol? */
   async liveness(url: string, kind: 'agent' | 'mcp'): Promise<{ ok: boolean; reason: FailReason | null; detail: string; latencyMs: number | null; target: string }> {
     if (kind === 'mcp') {
-      const mcp = await mcpHandshake(this.client, url);
+      const mcp = await this.mcpHandshake(url);
       if (mcp.ok) return { ok: true, reason: null, detail: 'handshake ok', latencyMs: mcp.latencyMs, target: url };
       const reason: FailReason = mcp.auth ? 'auth_required' : mcp.error?.reason ?? 'handshake_failed';
       return { ok: false, reason, detail: mcp.detail ?? reason, latencyMs: null, target: url };
@@ -205,20 +279,20 @@ export class Prober {
       const reason: FailReason = card.error?.reason ?? (card.invalid ? 'invalid_card' : card.card ? 'handshake_failed' : 'not_a_card');
       return { ok: false, reason, detail: card.error?.message ?? reason, latencyMs: null, target: url };
     }
-    const hs = await a2aHandshake(this.client, endpoint, card.card.protocol);
+    const hs = await this.a2aHandshake(endpoint, card.card.protocol);
     const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
     return { ok: hs.ok, reason, detail: hs.detail ?? 'handshake ok', latencyMs: hs.latencyMs, target: endpoint };
   }
 
   private async agent(url: string, card: AgentCard, cardUrl: string, options: ProbeOptions): Promise<ProbeReport> {
     const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags }));
-    const common = { kind: 'agent' as const, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
+    const common = { kind: 'agent' as const, cardUrl, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
     const endpoint = card.endpoint ? resolveEndpoint(card.endpoint, cardUrl) : undefined;
     if (!endpoint) {
       const detail = card.endpoint ? 'the card declares an endpoint that is not a valid URL' : 'the card declares no JSON-RPC interface';
       return this.finish(url, { ...common, ok: false, reason: 'handshake_failed', detail, target: cardUrl, protocol: card.protocol, latencyMs: null, parsed: true, publicMetadata: card.hasProvider }, options);
     }
-    const hs = await a2aHandshake(this.client, endpoint, card.protocol);
+    const hs = await this.a2aHandshake(endpoint, card.protocol);
     const reason: FailReason | null = hs.ok ? null : hs.auth ? 'auth_required' : hs.error?.reason ?? 'handshake_failed';
     return this.finish(
       url,
@@ -236,7 +310,7 @@ export class Prober {
         ok: true,
         reason: null,
         detail: `MCP ${hs.protocol} handshake and tools/list answered`,
-        target: url,
+        target: hs.endpoint ?? url,
         protocol: hs.protocol ?? null,
         latencyMs: hs.latencyMs,
         name: hs.serverTitle ?? hs.serverName,
@@ -283,28 +357,38 @@ export class Prober {
     const name = r.name ?? '';
     const description = r.description ?? '';
     const speaks = r.protocol === null || r.protocol === MODERN_VERSION || LEGACY_VERSIONS.includes(r.protocol) || A2A_VERSIONS.includes(r.protocol.replace('a2a/', ''));
-    const taken = options.takenByOther ? await options.takenByOther(r.target) : false;
+    // One server, one listing: the endpoint (or the card) reached may already be another listing's.
+    let taken: string | undefined;
+    for (const reached of r.ok ? [r.target, r.cardUrl] : []) if (reached && !taken && options.takenByOther) taken = await options.takenByOther(reached);
+    // A URL the address policy refused was never fetched: say so, not that it failed to parse.
+    const refused = r.reason === 'blocked_address';
     const checks: Check[] = [
       {
         id: 'url_allowed',
-        pass: (https || this.allowPrivate) && !parsedUrl.username && !parsedUrl.password,
-        detail: https ? 'https, no credentials' : this.allowPrivate ? 'http allowed (PROBE_ALLOW_PRIVATE=1)' : 'https is required',
+        pass: !refused && (https || this.allowPrivate) && !parsedUrl.username && !parsedUrl.password,
+        detail: refused ? `refused by the address policy: ${r.detail}` : https ? 'https, no credentials' : this.allowPrivate ? 'http allowed (PROBE_ALLOW_PRIVATE=1)' : 'https is required',
       },
-      { id: 'parsed', pass: r.parsed && r.ok, detail: r.ok ? 'the card or handshake parsed and validated' : r.detail },
+      {
+        id: 'parsed',
+        pass: r.parsed && r.ok,
+        detail: r.ok ? 'the card or handshake parsed and validated' : r.parsed || r.reached ? r.detail : refused ? 'not fetched (see url_allowed)' : `nothing to parse: ${r.detail}`,
+      },
       {
         id: 'name_clean',
         pass: name.trim().length > 0 ? name.length <= MAX_NAME && !MARKUP.test(name) && !CONTROL.test(name) : r.kind === 'mcp' && r.ok,
         detail: name ? `at most ${MAX_NAME} characters, no markup or control characters` : 'no name given (the host stands in)',
       },
       { id: 'description_clean', pass: description.length <= MAX_DESCRIPTION && !MARKUP.test(description) && !CONTROL.test(description), detail: `at most ${MAX_DESCRIPTION} characters, no markup or control characters` },
-      { id: 'unique_url', pass: !taken, detail: taken ? 'another listing owns this URL' : 'no other listing owns this URL' },
+      { id: 'unique_url', pass: !taken, detail: taken ? `listing ${taken} already reaches this endpoint` : 'no other listing reaches this endpoint' },
       { id: 'protocol_version', pass: r.ok ? speaks : false, detail: r.protocol ? `speaks ${r.protocol}` : 'no protocol version was negotiated' },
       { id: 'within_limits', pass: r.limitsOk ?? true, detail: 'the answers stayed within the size and time limits' },
     ];
+    const reached = r.reached ?? r.ok;
     const { score, breakdown } = scoreProbe({
-      reached: r.reached ?? r.ok,
+      reached,
       handshake: r.ok,
-      https,
+      // https earns its points only when the answer came over it (a refused URL earns none).
+      https: https && reached,
       latencyMs: r.latencyMs,
       name: r.name,
       description: r.description,
@@ -319,10 +403,12 @@ export class Prober {
       ok: r.ok,
       live: r.ok && clean,
       kind: r.kind,
-      reason: r.reason ?? (clean ? null : 'checks_failed'),
-      detail: r.reason || clean ? r.detail : `checks failed: ${failed.join(', ')}`,
+      reason: r.reason ?? (taken ? 'duplicate_of' : clean ? null : 'checks_failed'),
+      detail: r.reason || clean ? r.detail : taken ? `the same endpoint as listing ${taken}` : `checks failed: ${failed.join(', ')}`,
       handshake: r.ok ? 'ok' : r.reason === 'auth_required' ? 'auth_required' : 'failed',
       target: r.target,
+      ...(r.cardUrl ? { cardUrl: r.cardUrl } : {}),
+      ...(taken ? { duplicateOf: taken } : {}),
       protocol: r.protocol,
       latencyMs: r.latencyMs,
       name: r.name,
@@ -336,12 +422,4 @@ export class Prober {
     };
   }
 
-  async close(): Promise<void> {
-    await this.client.close();
-  }
-
-  /** Stops probes in flight (shutdown); their callers must not take the cut for the server's failure. */
-  async abort(): Promise<void> {
-    await this.client.destroy();
-  }
 }

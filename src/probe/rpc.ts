@@ -1,6 +1,6 @@
 // JSON-RPC over HTTP for probes: one POST through the guarded client, the answer read from a JSON
 // body or from a server-sent event stream (streamable HTTP servers may answer either way).
-import type { GuardedClient, OutboundResponse } from '../platform/net/guarded-client.ts';
+import type { Fetcher, OutboundResponse } from '../platform/net/guarded-client.ts';
 
 export interface RpcReply {
   http: OutboundResponse;
@@ -69,7 +69,7 @@ function parseFromText(text: string, id: unknown, sse: boolean): RpcReply['messa
   return findReply(candidates, id);
 }
 
-export async function postRpc(client: GuardedClient, url: string, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<RpcReply> {
+export async function postRpc(client: Fetcher, url: string, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<RpcReply> {
   const http = await client.fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },

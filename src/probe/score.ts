@@ -27,7 +27,7 @@ export const RUBRIC = {
   handshake: { max: 30, rule: 'a real protocol exchange succeeded (MCP initialize or server/discover + tools/list; A2A card + JSON-RPC endpoint)' },
   completeness: { max: 20, rule: 'name 4, description of 20+ characters 6, version 3, website or documentation 4, server card / provider / resource metadata 3' },
   definitions: { max: 20, rule: 'tools or skills described in 20+ characters (12, by share), parameters documented (8, by share; full when none take parameters)' },
-  https: { max: 10, rule: 'served over https' },
+  https: { max: 10, rule: 'answered over https' },
   latency: { max: 5, rule: 'handshake under 300 ms 5, under 1 s 3, under 3 s 1' },
 } as const;
 

@@ -13,6 +13,13 @@ export interface TalkState {
   grace_days_left?: number;
 }
 
+/** Days of onboarding grace left (rounded up), or null when grace has not started or is over. */
+export function graceDaysLeft(liveSince: string | null, now: Date, graceDays: number): number | null {
+  if (!liveSince) return null;
+  const ends = new Date(liveSince).getTime() + graceDays * DAY_MS;
+  return now.getTime() < ends ? Math.ceil((ends - now.getTime()) / DAY_MS) : null;
+}
+
 export function talkState(
   listing: { live_since: string | null; talk_last_at: string | null },
   now: Date,

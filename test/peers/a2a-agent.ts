@@ -92,6 +92,12 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
     defaultOutputModes: ['text/plain'],
     skills: [SKILL],
   };
+  const cardAt = (path: string) => {
+    const prefix = path.slice(0, -'/agent-card.json'.length).replace(/^\/\.well-known$/, '');
+    const url = `${baseUrl}${prefix}/a2a/jsonrpc`;
+    if (shape === '0.3') return { ...cardV03, url };
+    return { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url })) };
+  };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ReplyExecutor());
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
@@ -106,9 +112,10 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
     const path = new URL(req.url ?? '/', baseUrl).pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (!healthy) return send(503, { error: 'down for maintenance' });
-    // Any /.../agent-card.json path serves the card, so one peer can stand behind many listings.
-    if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, shape === '1.0' ? card : cardV03);
-    if (req.method !== 'POST' || path !== '/a2a/jsonrpc') return send(404, { error: 'not found' });
+    // Any /<prefix>/agent-card.json path serves a card whose endpoint is /<prefix>/a2a/jsonrpc, so one
+    // peer stands behind many distinct agents (the well-known card's endpoint is /a2a/jsonrpc).
+    if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, cardAt(path));
+    if (req.method !== 'POST' || !path.endsWith('/a2a/jsonrpc')) return send(404, { error: 'not found' });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: Record<string, unknown>;
@@ -132,7 +139,9 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
     baseUrl,
     cardUrl: `${baseUrl}/.well-known/agent-card.json`,
     hits,
-    setHealthy: (h) => void (healthy = h),
+    setHealthy: (h) => {
+      healthy = h;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,31 +1,54 @@
 // The change feed (DESIGN.md "Search"): every write to a listed entity appends a row here in the
 // same transaction, so followers (search index, active-list cache, public feed) see updates and
-// removals in order.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.ts';
+// removals in order. Entities are named by the domains that write them; the feed knows none.
+import type { Generated } from 'kysely';
+import { typed, type Executor } from './executor.ts';
 
-export type Executor = Kysely<Database> | Transaction<Database>;
-
-/** Runs `work` in the caller's transaction when there is one, else in a new one. */
-export function inTransaction<T>(db: Executor, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+export interface ChangesTable {
+  seq: Generated<number>;
+  entity: string;
+  entity_id: string;
+  op: 'upsert' | 'remove';
+  at: string;
 }
 
-export async function recordChange(
-  db: Executor,
-  entity: 'listing',
-  entityId: string,
-  op: 'upsert' | 'remove',
-  at: string,
-): Promise<void> {
-  await db.insertInto('changes').values({ entity, entity_id: entityId, op, at }).execute();
+type Tables = { changes: ChangesTable };
+const q = (ex: Executor) => typed<Tables>(ex);
+
+export async function recordChange(ex: Executor, entity: string, entityId: string, op: 'upsert' | 'remove', at: string): Promise<void> {
+  await q(ex).insertInto('changes').values({ entity, entity_id: entityId, op, at }).execute();
 }
 
 /** The newest position of the feed (0 when nothing has changed yet). */
-export async function latestChange(db: Executor): Promise<number> {
-  const row = await db
+export async function latestChange(ex: Executor): Promise<number> {
+  const row = await q(ex)
     .selectFrom('changes')
     .select((eb) => eb.fn.max('seq').as('seq'))
     .executeTakeFirst();
   return Number(row?.seq ?? 0);
+}
+
+export interface Change {
+  seq: number;
+  entity: string;
+  entity_id: string;
+  op: 'upsert' | 'remove';
+  at: string;
+}
+
+/** The newest changes of one entity kind, newest first. */
+export async function newestChanges(ex: Executor, entity: string, limit: number): Promise<Change[]> {
+  const rows = await q(ex).selectFrom('changes').selectAll().where('entity', '=', entity).orderBy('seq', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+/** Changes of the given entities after `afterSeq`, oldest first, at most `limit` (followers page with it). */
+export async function changesAfter(ex: Executor, afterSeq: number, entities: string[], limit: number): Promise<Change[]> {
+  const rows = await q(ex).selectFrom('changes').selectAll().where('seq', '>', afterSeq).where('entity', 'in', entities).orderBy('seq').limit(limit).execute();
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+/** Drops changes older than `before` (the feed is kept for CHANGES_KEEP_H). */
+export async function pruneChanges(ex: Executor, before: string): Promise<void> {
+  await q(ex).deleteFrom('changes').where('at', '<', before).execute();
 }

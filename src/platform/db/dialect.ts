@@ -1,20 +1,23 @@
 // The dialect seam: the only place that knows which engine is underneath. Everything above it
 // writes portable Kysely; the few real differences (identity columns, locking) are answered here.
-import { Kysely, SqliteDialect, PostgresDialect, type ColumnDataType } from 'kysely';
+import { Kysely, SqliteDialect, PostgresDialect, sql, type ColumnDataType } from 'kysely';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { Database } from './schema.ts';
+import type { NoTables } from './executor.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Db {
   engine: Engine;
-  kysely: Kysely<Database>;
+  /** Knows no tables: domains see theirs through `typed()` (see executor.ts). */
+  kysely: Kysely<NoTables>;
   /** Column type of an auto-incrementing primary key. */
   serialType: ColumnDataType;
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,8 @@ export interface OpenDbOptions {
   pgSchema?: string;
 }
 
+const ping = async (kysely: Kysely<NoTables>) => void (await sql`select 1`.execute(kysely));
+
 export function openDb(options: OpenDbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -43,8 +48,8 @@ export function openDb(options: OpenDbOptions): Db {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { engine: 'postgres', kysely, serialType: 'bigserial', close: () => kysely.destroy() };
+    const kysely = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
+    return { engine: 'postgres', kysely, serialType: 'bigserial', ping: () => ping(kysely), close: () => kysely.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   // Loaded only when SQLite is chosen: a PostgreSQL deployment never loads the native module.
@@ -54,6 +59,33 @@ export function openDb(options: OpenDbOptions): Db {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
-  return { engine: 'sqlite', kysely, serialType: 'integer', close: () => kysely.destroy() };
+  const kysely = new Kysely<NoTables>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  return { engine: 'sqlite', kysely, serialType: 'integer', ping: () => ping(kysely), close: () => kysely.destroy() };
+}
+
+/** Prepared statements kept per SQL text; beyond this many texts the oldest are dropped. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew, and with better-sqlite3 preparing costs about 10% of the
+ * process's CPU under load (docs/performance.md, probe throughput). The same SQL text gets the
+ * same prepared statement back; Kysely runs one statement at a time on the single connection, so
+ * a reused statement is never in use twice at once.
+ */
+function withStatementCache(file: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text); // re-inserted below: the map's order is least recently used first
+      } else {
+        statement = file.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }

@@ -39,3 +39,20 @@ export const allowPrivatePolicy: AddressPolicy = {
 };
 
 export const policyFor = (allowPrivate: boolean): AddressPolicy => (allowPrivate ? allowPrivatePolicy : publicOnlyPolicy);
+
+/** Names that always mean this machine (RFC 6761), refused like a loopback address. */
+const LOCAL_NAME = /(^|\.)localhost\.?$/i;
+
+/**
+ * Why the policy refuses to reach this URL before any lookup (a port it does not allow, an
+ * address literal or a local name it refuses), or undefined. Names that resolve to refused
+ * addresses are caught when dialing.
+ */
+export function refusal(url: URL, policy: AddressPolicy): string | undefined {
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  if (!policy.allowPort(port)) return `port ${port} is not allowed: only 80 and 443 are probed`;
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (ipaddr.isValid(host) && !policy.allowAddress(host)) return `${host} is not a public address`;
+  if (LOCAL_NAME.test(host) && !policy.allowAddress('127.0.0.1')) return `${host} names this machine`;
+  return undefined;
+}

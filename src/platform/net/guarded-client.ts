@@ -6,7 +6,8 @@
 import { Agent, buildConnector, request } from 'undici';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { AddressPolicy } from './address-policy.ts';
+import { refusal, type AddressPolicy } from './address-policy.ts';
+import { hostKey } from './host-key.ts';
 
 export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop';
 
@@ -47,6 +48,8 @@ export interface OutboundRequest {
    * fed each chunk once and says when it has read enough. Reading stops there.
    */
   until?: (headers: Record<string, string>) => ((chunk: Buffer) => boolean) | undefined;
+  /** Ends the request early (a whole probe's deadline, shutdown): it fails as a timeout. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -59,29 +62,51 @@ export interface OutboundResponse {
   text(): string;
 }
 
+/** What code that fetches needs of the client (handshakes take this, so a probe can bind its deadline). */
+export interface Fetcher {
+  fetch(url: string, init?: OutboundRequest): Promise<OutboundResponse>;
+}
+
+/** The client with `signal` on every request that brings none (a whole probe's deadline). */
+export const withSignal = (client: Fetcher, signal: AbortSignal | undefined): Fetcher =>
+  signal ? { fetch: (url, init = {}) => client.fetch(url, { ...init, signal: init.signal ?? signal }) } : client;
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const unbracket = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
-/** Waits its turn per host so one host never gets more than `limit` probes at once. */
+/** Waits its turn per host (hostKey: one registrable domain or IP) so one host never gets more than `limit` requests at once. */
 class HostGate {
   private active = new Map<string, number>();
   private waiting = new Map<string, (() => void)[]>();
   constructor(private readonly limit: number) {}
-  async enter(host: string): Promise<void> {
+  async enter(host: string, signal: AbortSignal): Promise<void> {
     const n = this.active.get(host) ?? 0;
     if (n < this.limit) {
       this.active.set(host, n + 1);
       return;
     }
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const queue = this.waiting.get(host) ?? [];
-      queue.push(resolve);
+      const turn = () => {
+        signal.removeEventListener('abort', giveUp);
+        resolve();
+      };
+      // A request whose time ran out while waiting leaves the queue instead of taking a slot later.
+      const giveUp = () => {
+        queue.splice(queue.indexOf(turn), 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', giveUp, { once: true });
+      queue.push(turn);
       this.waiting.set(host, queue);
     });
   }
   leave(host: string): void {
     const next = this.waiting.get(host)?.shift();
-    if (next) return next(); // the slot passes straight to the next waiter
+    if (next) {
+      next(); // the slot passes straight to the next waiter
+      return;
+    }
     const n = (this.active.get(host) ?? 1) - 1;
     if (n <= 0) this.active.delete(host);
     else this.active.set(host, n);
@@ -133,19 +158,29 @@ export class GuardedClient {
             }
           }
           if (addresses.length === 0) throw new OutboundError('unreachable', `${host} has no address`);
+          // One refused address refuses the name: a resolver mixing public and private answers is not trusted.
           const refused = addresses.find((a) => !policy.allowAddress(a));
           if (refused) throw new OutboundError('blocked_address', `${host} resolves to a non-public address`);
-          const address = addresses[0]!;
-          onDial?.(address, port);
-          dial({ ...opts, hostname: address, servername: isIP(host) ? undefined : host } as Parameters<typeof dial>[0], (err, socket) => {
-            if (err || !socket) return callback(err ?? new OutboundError('unreachable', 'no socket'), null);
-            const remote = socket.remoteAddress;
-            if (!remote || !policy.allowAddress(remote)) {
-              socket.destroy();
-              return callback(new OutboundError('blocked_address', 'connected to a non-public address'), null);
+          // Every address is tried in turn (IPv6 first when the resolver says so): a host whose
+          // first answer is unreachable from here still gets its request.
+          const tryFrom = (i: number, lastError?: Error): void => {
+            const address = addresses[i];
+            if (address === undefined) {
+              callback(lastError ?? new OutboundError('unreachable', 'no address answered'), null);
+              return;
             }
-            callback(null, socket);
-          });
+            onDial?.(address, port);
+            dial({ ...opts, hostname: address, servername: isIP(host) ? undefined : host } as Parameters<typeof dial>[0], (err, socket) => {
+              if (err || !socket) return tryFrom(i + 1, err ?? new OutboundError('unreachable', 'no socket'));
+              const remote = socket.remoteAddress;
+              if (!remote || !policy.allowAddress(remote)) {
+                socket.destroy();
+                return callback(new OutboundError('blocked_address', 'connected to a non-public address'), null);
+              }
+              callback(null, socket);
+            });
+          };
+          tryFrom(0);
         })().catch((err) => callback(err, null));
       },
     });
@@ -161,25 +196,31 @@ export class GuardedClient {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('invalid_url', 'only http and https are fetched');
     if (url.username || url.password) throw new OutboundError('invalid_url', 'URLs with credentials are not fetched');
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    if (!this.policy.allowPort(port)) throw new OutboundError('blocked_address', `port ${port} is not allowed`);
-    const host = unbracket(url.hostname);
-    if (isIP(host) && !this.policy.allowAddress(host)) throw new OutboundError('blocked_address', 'the address is not public');
+    const refused = this.refusal(url);
+    if (refused) throw new OutboundError('blocked_address', refused);
     return url;
+  }
+
+  /** Why this client would refuse to reach the URL before any lookup, or undefined (see address-policy refusal). */
+  refusal(url: URL): string | undefined {
+    return refusal(url, this.policy);
   }
 
   /** One request, following at most `maxRedirects` redirects, each re-validated. */
   async fetch(raw: string, init: OutboundRequest = {}): Promise<OutboundResponse> {
     const started = Date.now();
+    // Checked before any timer starts: a refused URL leaves nothing running behind it.
+    let url = this.validate(raw);
+    if (init.signal?.aborted) throw new OutboundError('timeout', 'the probe ran out of time before this request');
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.totalTimeoutMs);
+    const signal = init.signal ? AbortSignal.any([controller.signal, init.signal]) : controller.signal;
     const redirects: string[] = [];
-    let url = this.validate(raw);
     let method = init.method ?? 'GET';
     let body = init.body;
     try {
       for (;;) {
-        const res = await this.once(url, method, init.headers ?? {}, body, controller.signal, init.until);
+        const res = await this.once(url, method, init.headers ?? {}, body, signal, init.until);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
@@ -193,6 +234,7 @@ export class GuardedClient {
         url = next;
       }
     } catch (err) {
+      if (init.signal?.aborted) throw new OutboundError('timeout', 'the probe ran out of time');
       throw controller.signal.aborted ? new OutboundError('timeout', `no complete answer within ${this.totalTimeoutMs} ms`) : toOutboundError(err);
     } finally {
       clearTimeout(timer);
@@ -200,7 +242,8 @@ export class GuardedClient {
   }
 
   private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, until?: OutboundRequest['until']) {
-    await this.gate.enter(url.host);
+    const host = hostKey(url);
+    await this.gate.enter(host, signal);
     try {
       const res = await request(url, {
         method: method as 'GET',
@@ -234,7 +277,7 @@ export class GuardedClient {
       const buffer = Buffer.concat(chunks);
       return { status: res.statusCode, headers: flat, body: buffer, text: () => buffer.toString('utf8') };
     } finally {
-      this.gate.leave(url.host);
+      this.gate.leave(host);
     }
   }
 

@@ -1,0 +1,242 @@
+// Search quality over the MCP registry seed: every query of queries.ts through the engine and
+// through a plain substring baseline (what registries do today), scored against graded
+// judgments made by reading the catalog. Runs alone (`node --import tsx bench/search-quality/run.ts
+// [--verbose] [--split t|h] [--ablate]`) or from bench/run.ts as 'search-quality'.
+//
+// Metrics per kind and overall, for the tuning half, the held-out half and both:
+//   nDCG@10  gain 2^grade - 1, log2 discount, ideal ranking from the judgments;
+//   recall@10  judged entries (grade >= 1) in the top 10 / min(10, judged entries);
+//   MRR  1 / rank of the first entry of grade >= 2 within the top 10 (0 if none);
+//   two-needs kind also: share of queries with a best entry of each need in the top 10;
+//   no-match kind: share of queries with at most 2 hits, and the mean hit count (limit 10).
+import { performance } from 'node:perf_hooks';
+import { type EngineOptions, SearchEngine, type SearchDoc } from '../../src/search/engine.ts';
+import { isStopWord } from '../../src/search/text.ts';
+import { type JudgedQuery, QUERIES, type QueryKind } from './queries.ts';
+import { loadSeed } from './seed.ts';
+
+const K = 10;
+const KINDS: QueryKind[] = ['keyword', 'task', 'described', 'misspelling', 'two-needs', 'no-match'];
+const PREFIX = 'io.github.';
+
+type Ranker = (text: string) => string[];
+
+/** A case-insensitive substring match of the whole query and of each query word against name + description, ranked by matched words. */
+export function substringBaseline(docs: SearchDoc[]): Ranker {
+  const hay = docs.map((d) => ({ id: d.id, text: `${d.name} ${d.description}`.toLowerCase() }));
+  return (text) => {
+    const q = text.toLowerCase().trim();
+    const words = [...new Set(q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0 && !isStopWord(w)))];
+    const scored: { id: string; score: number; i: number }[] = [];
+    hay.forEach((h, i) => {
+      let score = h.text.includes(q) ? words.length + 1 : 0;
+      for (const w of words) if (h.text.includes(w)) score++;
+      if (score > 0) scored.push({ id: h.id, score, i });
+    });
+    scored.sort((a, b) => b.score - a.score || a.i - b.i);
+    return scored.slice(0, K).map((s) => s.id);
+  };
+}
+
+function grades(q: JudgedQuery): Map<string, number> {
+  return new Map(Object.entries(q.judgments).map(([k, g]) => [PREFIX + k, g]));
+}
+
+function ndcg(ranked: string[], g: Map<string, number>): number {
+  const dcg = ranked.slice(0, K).reduce((s, id, i) => s + (2 ** (g.get(id) ?? 0) - 1) / Math.log2(i + 2), 0);
+  const ideal = [...g.values()].sort((a, b) => b - a).slice(0, K);
+  const idcg = ideal.reduce((s, grade, i) => s + (2 ** grade - 1) / Math.log2(i + 2), 0);
+  return idcg > 0 ? dcg / idcg : 0;
+}
+
+function recall(ranked: string[], g: Map<string, number>): number {
+  const found = ranked.slice(0, K).filter((id) => (g.get(id) ?? 0) >= 1).length;
+  return g.size > 0 ? found / Math.min(K, g.size) : 0;
+}
+
+function rr(ranked: string[], g: Map<string, number>): number {
+  const i = ranked.slice(0, K).findIndex((id) => (g.get(id) ?? 0) >= 2);
+  return i < 0 ? 0 : 1 / (i + 1);
+}
+
+interface PerQuery {
+  q: JudgedQuery;
+  ranked: string[];
+  ndcg: number;
+  recall: number;
+  rr: number;
+}
+
+function evaluate(rank: Ranker, queries: JudgedQuery[]): PerQuery[] {
+  return queries.map((q) => {
+    const ranked = rank(q.text);
+    const g = grades(q);
+    return { q, ranked, ndcg: ndcg(ranked, g), recall: recall(ranked, g), rr: rr(ranked, g) };
+  });
+}
+
+/** Each need of a two-needs query has one of its best entries in the top 10. */
+function bothNeeds(r: PerQuery): boolean {
+  const top = new Set(r.ranked.slice(0, K));
+  return (r.q.needs ?? []).every((need) => need.some((name) => top.has(PREFIX + name)));
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+function summarize(rows: PerQuery[]) {
+  const out: Record<string, unknown> = {};
+  for (const kind of KINDS) {
+    const rs = rows.filter((r) => r.q.kind === kind);
+    if (rs.length === 0) continue;
+    if (kind === 'no-match') {
+      out[kind] = { queries: rs.length, atMost2Hits: r3(mean(rs.map((r) => (r.ranked.length <= 2 ? 1 : 0)))), meanHits: r3(mean(rs.map((r) => r.ranked.length))) };
+    } else {
+      const row: Record<string, number> = { queries: rs.length, ndcg10: r3(mean(rs.map((r) => r.ndcg))), recall10: r3(mean(rs.map((r) => r.recall))), mrr: r3(mean(rs.map((r) => r.rr))) };
+      if (kind === 'two-needs') row.bothNeedsTop10 = r3(mean(rs.map((r) => (bothNeeds(r) ? 1 : 0))));
+      out[kind] = row;
+    }
+  }
+  const judged = rows.filter((r) => r.q.kind !== 'no-match');
+  out.overall = { queries: judged.length, ndcg10: r3(mean(judged.map((r) => r.ndcg))), recall10: r3(mean(judged.map((r) => r.recall))), mrr: r3(mean(judged.map((r) => r.rr))) };
+  return out;
+}
+
+function engineRanker(docs: SearchDoc[], options?: EngineOptions): { rank: Ranker; engine: SearchEngine; indexMs: number } {
+  const engine = new SearchEngine(options);
+  const t0 = performance.now();
+  engine.index(docs);
+  const indexMs = performance.now() - t0;
+  return { engine, indexMs, rank: (text) => engine.query(text, {}, K).map((h) => h.id) };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Latency at registry scale: `n` synthetic entries made of the seed's words (each a made-up
+ * name plus two seed descriptions and tags mixed), the 72 queries run 5 times after a warm-up.
+ */
+function scaleCheck(seed: SearchDoc[], n: number) {
+  const rand = rng(42);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const syllables = ['ka', 'lo', 'mi', 'zen', 'tor', 'vex', 'qua', 'ri', 'sol', 'dex', 'nu', 'pra', 'gly', 'orb', 'tek'];
+  const docs: SearchDoc[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = pick(seed);
+    const b = pick(seed);
+    const made = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(syllables)).join('');
+    docs.push({
+      id: `io.github.synthetic${i}/${made}-${a.title}`,
+      kind: rand() < 0.5 ? 'mcp' : 'agent',
+      source: rand() < 0.8 ? 'catalog' : 'listing',
+      name: `io.github.synthetic${i}/${made}-${a.title}`,
+      title: `${made} ${a.title}`,
+      description: `${a.description} ${b.description}`.trim(),
+      capabilities: [],
+      tags: [...a.tags.slice(0, 2), ...b.tags.slice(0, 1)],
+    });
+  }
+  const engine = new SearchEngine();
+  const heap0 = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  engine.index(docs);
+  const indexS = (performance.now() - t0) / 1000;
+  const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+  for (const q of QUERIES) engine.query(q.text, {}, K);
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const q of QUERIES) {
+      const t = performance.now();
+      engine.query(q.text, {}, K);
+      times.push(performance.now() - t);
+    }
+  }
+  times.sort((x, y) => x - y);
+  return {
+    entries: n,
+    indexS: r3(indexS),
+    heapMb: Math.round(heapMb),
+    queryMs: { p50: r3(times[Math.floor(times.length * 0.5)]!), p99: r3(times[Math.floor(times.length * 0.99)]!), max: r3(times[times.length - 1]!) },
+  };
+}
+
+function checkJudgments(docs: SearchDoc[]): void {
+  const ids = new Set(docs.map((d) => d.id));
+  for (const q of QUERIES) {
+    for (const name of [...Object.keys(q.judgments), ...(q.needs ?? []).flat()]) {
+      if (!ids.has(PREFIX + name)) throw new Error(`query "${q.text}": judged entry ${name} is not in the seed`);
+    }
+  }
+}
+
+export async function benchSearchQuality(argv: string[] = []): Promise<unknown> {
+  const docs = loadSeed();
+  checkJudgments(docs);
+  const { rank, engine, indexMs } = engineRanker(docs);
+  const base = substringBaseline(docs);
+  const splits = { tuning: QUERIES.filter((q) => q.split === 't'), heldOut: QUERIES.filter((q) => q.split === 'h'), all: QUERIES };
+  const result: Record<string, unknown> = { entries: docs.length, queries: QUERIES.length, indexMs: Math.round(indexMs) };
+  for (const [name, qs] of Object.entries(splits)) {
+    result[name] = { engine: summarize(evaluate(rank, qs)), substring: summarize(evaluate(base, qs)) };
+  }
+  // Latency of the engine on this catalog (every query 20 times).
+  for (const q of QUERIES) engine.query(q.text, {}, K);
+  const times: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const q of QUERIES) {
+      const t = performance.now();
+      engine.query(q.text, {}, K);
+      times.push(performance.now() - t);
+    }
+  }
+  times.sort((a, b) => a - b);
+  result.latencyMs = { p50: r3(times[Math.floor(times.length * 0.5)]!), p99: r3(times[Math.floor(times.length * 0.99)]!) };
+
+  if (argv.includes('--scale')) result.scale = scaleCheck(docs, Number(argv[argv.indexOf('--scale') + 1] ?? 100_000));
+
+  if (argv.includes('--ablate')) {
+    const variants: Record<string, EngineOptions> = {
+      'no concepts': { concepts: false },
+      'no spelling': { spelling: false },
+      'no prefix': { prefix: false },
+      'no floor': { floor: false },
+      'no need split': { needs: false },
+      'no weak words': { weak: false },
+      'lexical only': { concepts: false, spelling: false, prefix: false },
+    };
+    const ablation: Record<string, unknown> = {};
+    for (const [name, options] of Object.entries(variants)) {
+      const v = engineRanker(docs, options);
+      ablation[name] = { tuning: summarize(evaluate(v.rank, splits.tuning)), heldOut: summarize(evaluate(v.rank, splits.heldOut)) };
+    }
+    result.ablation = ablation;
+  }
+
+  if (argv.includes('--verbose')) {
+    const only = argv.includes('--split') ? argv[argv.indexOf('--split') + 1] : undefined;
+    for (const r of evaluate(rank, QUERIES)) {
+      if (only && r.q.split !== only) continue;
+      const g = grades(r.q);
+      const hits = engine.query(r.q.text, {}, K);
+      console.error(`\n[${r.q.kind}/${r.q.split}] "${r.q.text}"  nDCG ${r3(r.ndcg)}  R ${r3(r.recall)}  RR ${r3(r.rr)}  hits ${hits.length}`);
+      for (const h of hits) console.error(`  ${g.get(h.id) ?? '-'} ${String(h.score).padStart(3)} ${h.id.replace(PREFIX, '')}  [${h.why.join('; ')}]`);
+      const missing = [...g.entries()].filter(([id, grade]) => grade >= 2 && !r.ranked.includes(id)).map(([id, grade]) => `${grade}:${id.replace(PREFIX, '')}`);
+      if (missing.length) console.error(`  missing: ${missing.join(', ')}`);
+    }
+  }
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify({ bench: 'search-quality', node: process.version, cpus: 2, at: new Date().toISOString(), results: await benchSearchQuality(process.argv.slice(2)) }, null, 2));
+}

@@ -1,0 +1,21 @@
+// The access domain's table: access tokens (DESIGN.md "Access tokens"). Only the SHA-256 of a
+// token is stored; the token itself is shown once, when issued. Only files in src/access/ may
+// import this module.
+import type { Executor } from '../platform/db/executor.ts';
+import { typed } from '../platform/db/executor.ts';
+
+export type TokenScope = 'demo' | 'full';
+
+export interface AccessTokensTable {
+  id: string; // tok_..., safe to show and log
+  hash: string; // hex SHA-256 of the token
+  listing_id: string;
+  scope: TokenScope; // demo: that listing's demo artifacts; full: the whole product (founding seat)
+  created_at: string;
+  widened_at: string | null;
+  revoked_at: string | null;
+}
+
+export type AccessTables = { access_tokens: AccessTokensTable };
+
+export const accessTables = (ex: Executor) => typed<AccessTables>(ex);

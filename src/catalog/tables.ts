@@ -1,0 +1,54 @@
+// The catalog domain's tables (issue 11): servers known from an upstream registry, one row per
+// (name, version) with its server.json, the remote URLs of each for lookups, and the state of the
+// sync that fills them. Only files in src/catalog/ may import this module (.dependency-cruiser.cjs).
+import type { Executor } from '../platform/db/executor.ts';
+import { typed } from '../platform/db/executor.ts';
+
+export type CatalogStatus = 'active' | 'deprecated' | 'deleted';
+
+export interface CatalogServersTable {
+  name: string; // reverse-DNS server name, "io.github.owner/repo"
+  version: string;
+  server_json: string; // the upstream server.json, as received (after validation)
+  status: CatalogStatus;
+  is_latest: number; // 1 for the latest version of the name
+  published_at: string | null; // upstream's, normalized to ISO 8601 UTC
+  updated_at: string; // upstream's (our sync time when it gave none): what updated_since filters
+  synced_at: string; // when this row last changed here
+}
+
+/** One row per remote URL of a stored version, keyed like listing spellings (listings/identity.ts endpointKey). */
+export interface CatalogRemotesTable {
+  url_key: string;
+  name: string;
+  version: string;
+}
+
+/**
+ * The sync's bookkeeping, one row (`id = 'upstream'`): the watermark the next incremental run asks
+ * for, the unfinished run (its start, its updated_since, the cursor of its next page) so an
+ * interrupted run resumes where it stopped, and the lock one syncing process holds (renewed per page).
+ */
+export interface CatalogSyncTable {
+  id: string;
+  upstream_url: string | null;
+  watermark: string | null;
+  run_started_at: string | null;
+  run_since: string | null;
+  run_cursor: string | null;
+  run_pages: number;
+  holder: string | null;
+  lease_until: string | null;
+  last_completed_at: string | null;
+  last_error: string | null;
+  last_result: string | null; // JSON of the last finished run's SyncResult
+  updated_at: string;
+}
+
+export interface CatalogTables {
+  catalog_servers: CatalogServersTable;
+  catalog_remotes: CatalogRemotesTable;
+  catalog_sync: CatalogSyncTable;
+}
+
+export const catalogTables = (ex: Executor) => typed<CatalogTables>(ex);

@@ -1,0 +1,106 @@
+// Catalog storage, writes: a page of valid upstream entries upserted in the caller's transaction.
+// A version whose content, status, times and latest mark are unchanged is left alone (the sync
+// re-reads a window behind its watermark, so this is common). Every change that touches a
+// server's latest version appends to the change feed (entity `catalog`, id: the server name) in
+// the same transaction (one per server and page), `remove` when upstream marked it deleted or no
+// version is latest any more, so the search index follows.
+import type { Executor } from '../platform/db/executor.ts';
+import { recordChange } from '../platform/db/changes.ts';
+import { catalogTables as q, type CatalogServersTable } from './tables.ts';
+import { remoteUrls, type UpstreamEntry } from './entry.ts';
+import { CATALOG_ENTITY, remoteKey } from './store.ts';
+
+export interface UpsertCounts {
+  /** Versions inserted or changed. */
+  stored: number;
+  /** Versions already stored exactly so. */
+  unchanged: number;
+}
+
+type Existing = Pick<CatalogServersTable, 'name' | 'version' | 'server_json' | 'status' | 'is_latest' | 'published_at' | 'updated_at'>;
+
+const IN_CHUNK = 200;
+
+async function existingRows(trx: Executor, names: string[]): Promise<Map<string, Existing[]>> {
+  const byName = new Map<string, Existing[]>();
+  for (let i = 0; i < names.length; i += IN_CHUNK) {
+    const rows = await q(trx)
+      .selectFrom('catalog_servers')
+      .select(['name', 'version', 'server_json', 'status', 'is_latest', 'published_at', 'updated_at'])
+      .where('name', 'in', names.slice(i, i + IN_CHUNK))
+      .execute();
+    for (const r of rows) byName.set(r.name, [...(byName.get(r.name) ?? []), { ...r, is_latest: Number(r.is_latest) }]);
+  }
+  return byName;
+}
+
+/** Whether `entry` is its server's latest version: upstream says so, or (when it does not) nothing newer is stored. */
+function isLatest(entry: UpstreamEntry, versions: Existing[]): boolean {
+  if (entry.isLatest !== undefined) return entry.isLatest;
+  const current = versions.find((v) => v.is_latest === 1 && v.version !== entry.version);
+  if (!current) return true;
+  const mine = entry.publishedAt ?? entry.updatedAt ?? '';
+  return mine >= (current.published_at ?? current.updated_at);
+}
+
+/** Upserts valid upstream entries (in order: a later duplicate wins) in the caller's transaction. */
+export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry[], now: string): Promise<UpsertCounts> {
+  const counts: UpsertCounts = { stored: 0, unchanged: 0 };
+  if (!entries.length) return counts;
+  const byName = await existingRows(trx, [...new Set(entries.map((e) => e.name))]);
+  const touched = new Set<string>();
+  for (const entry of entries) {
+    const versions = byName.get(entry.name) ?? [];
+    const old = versions.find((v) => v.version === entry.version);
+    const latest = isLatest(entry, versions) ? 1 : 0;
+    const row: Existing = {
+      name: entry.name,
+      version: entry.version,
+      server_json: JSON.stringify(entry.server),
+      status: entry.status,
+      is_latest: latest,
+      published_at: entry.publishedAt,
+      updated_at: entry.updatedAt ?? old?.updated_at ?? now,
+    };
+    if (old && old.server_json === row.server_json && old.status === row.status && old.is_latest === row.is_latest && old.published_at === row.published_at && old.updated_at === row.updated_at) {
+      counts.unchanged++;
+      continue;
+    }
+    if (latest) {
+      // One latest version per server: the one upstream marks (or the newest) takes the mark.
+      await q(trx).updateTable('catalog_servers').set({ is_latest: 0 }).where('name', '=', entry.name).where('version', '!=', entry.version).where('is_latest', '=', 1).execute();
+      for (const v of versions) v.is_latest = 0;
+    }
+    await q(trx)
+      .insertInto('catalog_servers')
+      .values({ ...row, synced_at: now })
+      .onConflict((oc) =>
+        oc.columns(['name', 'version']).doUpdateSet({
+          server_json: row.server_json,
+          status: row.status,
+          is_latest: row.is_latest,
+          published_at: row.published_at,
+          updated_at: row.updated_at,
+          synced_at: now,
+        }),
+      )
+      .execute();
+    if (!old || old.server_json !== row.server_json) {
+      await q(trx).deleteFrom('catalog_remotes').where('name', '=', entry.name).where('version', '=', entry.version).execute();
+      const keys = [...new Set(remoteUrls(entry.server).map(remoteKey).filter((k): k is string => k !== undefined))];
+      if (keys.length) await q(trx).insertInto('catalog_remotes').values(keys.map((url_key) => ({ url_key, name: entry.name, version: entry.version }))).execute();
+    }
+    if (latest || old?.is_latest === 1) touched.add(entry.name);
+    if (old) Object.assign(old, row);
+    else versions.push(row);
+    byName.set(entry.name, versions);
+    counts.stored++;
+  }
+  // One change per server whose latest version changed, saying what it is now: gone when no version
+  // is latest or upstream deleted it (a page that moves the mark between versions records one upsert).
+  for (const name of touched) {
+    const current = byName.get(name)?.find((v) => v.is_latest === 1);
+    await recordChange(trx, CATALOG_ENTITY, name, current && current.status !== 'deleted' ? 'upsert' : 'remove', now);
+  }
+  return counts;
+}

@@ -1,0 +1,30 @@
+// `rollcall serve`: builds the app, listens, and on SIGTERM or Ctrl-C stops taking connections,
+// lets requests in flight finish, closes probes and the database, then resolves with exit 0.
+import { loadConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import { EXIT, UsageError, type Runner } from './command.ts';
+
+/** A shutdown that has not finished by then exits 1 anyway. */
+const SHUTDOWN_LIMIT_MS = 10_000;
+
+export const run: Runner = async (inv) => {
+  const { port, host } = inv.values;
+  if (port !== undefined && !/^\d{1,5}$/.test(String(port))) throw new UsageError('--port must be a port number');
+  const config = loadConfig({ ...inv.io.env, ...(port !== undefined ? { PORT: String(port) } : {}), ...(host !== undefined ? { HOST: String(host) } : {}) });
+  const { http } = await buildApp({ config });
+  const stopped = new Promise<string>((resolve) => {
+    process.on('SIGTERM', () => resolve('SIGTERM'));
+    process.on('SIGINT', () => resolve('SIGINT'));
+  });
+  const address = await http.listen({ port: config.port, host: config.host });
+  http.log.info({ address, public: config.publicBaseUrl, database: config.databaseUrl ? 'postgres' : 'sqlite' }, 'Rollcall is listening');
+  const signal = await stopped; // a second signal meanwhile changes nothing
+  http.log.info({ signal }, 'shutting down');
+  const timer = setTimeout(() => {
+    http.log.error('shutdown took too long; exiting');
+    process.exit(EXIT.failed);
+  }, SHUTDOWN_LIMIT_MS);
+  timer.unref();
+  await http.close();
+  return EXIT.ok;
+};

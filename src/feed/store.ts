@@ -1,0 +1,41 @@
+// Appending to and reading the public feed. Any domain that makes something public happen calls
+// appendFeedEvent in its own transaction; the feed domain sits just above listings so every other
+// domain may.
+import type { Executor } from '../platform/db/executor.ts';
+import { feedTables as q } from './tables.ts';
+
+/** Event types and the public facts each may carry (anything else given is dropped, never stored). */
+export const FEED_EVENTS = {
+  'listing.listed': [],
+  'listing.live': ['score'],
+  'demo.taken': [],
+  'feedback.left': ['rating'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type FeedEventType = keyof typeof FEED_EVENTS;
+
+export interface FeedEvent {
+  seq: number;
+  at: string;
+  type: FeedEventType;
+  listing_id: string;
+  data: Record<string, number | boolean>;
+}
+
+/** Appends one event; only the facts its type allows, and only numbers or booleans, are kept. */
+export async function appendFeedEvent(ex: Executor, type: FeedEventType, listingId: string, at: string, facts: Record<string, unknown> = {}): Promise<void> {
+  const data: Record<string, number | boolean> = {};
+  for (const key of FEED_EVENTS[type] as readonly string[]) {
+    const v = facts[key];
+    if (typeof v === 'number' || typeof v === 'boolean') data[key] = v;
+  }
+  await q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }).execute();
+}
+
+/** Events newest first, strictly before `beforeSeq` when given. */
+export async function readFeedEvents(ex: Executor, limit: number, beforeSeq?: number): Promise<FeedEvent[]> {
+  let sel = q(ex).selectFrom('feed_events').selectAll().orderBy('seq', 'desc').limit(limit);
+  if (beforeSeq !== undefined) sel = sel.where('seq', '<', beforeSeq);
+  const rows = await sel.execute();
+  return rows.map((r) => ({ seq: Number(r.seq), at: r.at, type: r.type as FeedEventType, listing_id: r.listing_id, data: JSON.parse(r.data) }));
+}

@@ -1,0 +1,100 @@
+// Founding seats, discount codes and the payments gate's count (SPEC.md 1.4, 3.1, 8.3; DESIGN.md
+// "Founding seats"). A seat is numbered by one conditional UPDATE of the counter row
+// (`taken = taken + 1 WHERE taken < 100 RETURNING taken`): PostgreSQL re-checks the condition on
+// the row a concurrent grant just committed, so seat numbers are 1..100, each once, and the 101st
+// grant finds no row. The seat table's primary key (1..100, CHECK) and unique listing are the
+// second guard. Codes are random, stored hashed, one per listing (unique).
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Executor } from '../platform/db/executor.ts';
+import { funnelTables as q } from './tables.ts';
+import { FOUNDING_SEATS, LATER_PERCENT_OFF } from './deal.ts';
+
+export type Holding =
+  | { kind: 'seat'; seat: number; token_id: string; feedback_id: string; created_at: string }
+  | { kind: 'code'; hint: string; percent_off: number; feedback_id: string; created_at: string; redeemed_at: string | null };
+
+/** What a listing already holds of the founding deal, if anything. */
+export async function holdingOf(ex: Executor, listingId: string): Promise<Holding | undefined> {
+  const seat = await q(ex).selectFrom('founding_seats').selectAll().where('listing_id', '=', listingId).executeTakeFirst();
+  if (seat) return { kind: 'seat', seat: Number(seat.seat), token_id: seat.token_id, feedback_id: seat.feedback_id, created_at: seat.created_at };
+  const code = await q(ex).selectFrom('discount_codes').selectAll().where('listing_id', '=', listingId).executeTakeFirst();
+  if (code) return { kind: 'code', hint: code.hint, percent_off: Number(code.percent_off), feedback_id: code.feedback_id, created_at: code.created_at, redeemed_at: code.redeemed_at };
+  return undefined;
+}
+
+/** Takes the next founding seat: its number, or undefined when all are taken. Holds the counter row until commit. */
+export async function takeSeatNumber(trx: Executor): Promise<number | undefined> {
+  const row = await q(trx)
+    .updateTable('founding_counter')
+    .set({ taken: sql<number>`taken + 1` })
+    .where('name', '=', 'seats')
+    .where('taken', '<', FOUNDING_SEATS)
+    .returning('taken')
+    .executeTakeFirst();
+  return row ? Number(row.taken) : undefined;
+}
+
+export async function insertSeat(trx: Executor, row: { seat: number; listing_id: string; feedback_id: string; token_id: string; created_at: string }): Promise<void> {
+  await q(trx).insertInto('founding_seats').values(row).execute();
+}
+
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32
+
+/** A fresh code: RC25- and three groups of four (60 random bits). */
+export function newCode(): string {
+  const bytes = randomBytes(12);
+  let out = '';
+  for (const b of bytes) out += CODE_ALPHABET[b & 31];
+  return `RC${LATER_PERCENT_OFF}-${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8, 12)}`;
+}
+
+/** Codes compare upper-cased, without spaces. */
+export const hashCode = (code: string): string => createHash('sha256').update(code.trim().toUpperCase().replace(/\s+/g, '')).digest('hex');
+
+/** The code with its middle masked: enough to recognize it, not to use it. */
+export const codeHint = (code: string): string => `${code.slice(0, 5)}****-****-${code.slice(-4)}`;
+
+/** Issues the listing's code; returns the code text (shown once). */
+export async function insertCode(trx: Executor, row: { listing_id: string; feedback_id: string; created_at: string }): Promise<{ code: string; hint: string }> {
+  const code = newCode();
+  const hint = codeHint(code);
+  await q(trx)
+    .insertInto('discount_codes')
+    .values({ code_hash: hashCode(code), listing_id: row.listing_id, hint, percent_off: LATER_PERCENT_OFF, feedback_id: row.feedback_id, created_at: row.created_at, redeemed_at: null })
+    .execute();
+  return { code, hint };
+}
+
+export async function findCode(ex: Executor, code: string): Promise<{ listing_id: string; hint: string; percent_off: number; created_at: string; redeemed_at: string | null } | undefined> {
+  const row = await q(ex).selectFrom('discount_codes').select(['listing_id', 'hint', 'percent_off', 'created_at', 'redeemed_at']).where('code_hash', '=', hashCode(code)).executeTakeFirst();
+  return row && { ...row, percent_off: Number(row.percent_off) };
+}
+
+export interface FoundingCounts {
+  seats_taken: number;
+  codes_issued: number;
+  codes_redeemed: number;
+}
+
+export async function foundingCounts(ex: Executor): Promise<FoundingCounts> {
+  const seats = await q(ex).selectFrom('founding_seats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const codes = await q(ex)
+    .selectFrom('discount_codes')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('redeemed_at').as('r')])
+    .executeTakeFirstOrThrow();
+  return { seats_taken: Number(seats.n), codes_issued: Number(codes.n), codes_redeemed: Number(codes.r) };
+}
+
+/** Counts one real feedback item for the payments gate (once per item). */
+export async function tallyFeedback(trx: Executor, row: { feedback_id: string; kind: 'agent' | 'mcp'; listing_id: string | null; created_at: string }): Promise<void> {
+  await q(trx).insertInto('funnel_feedback').values(row).onConflict((oc) => oc.column('feedback_id').doNothing()).execute();
+}
+
+/** Real feedback counted for the payments gate, by kind. */
+export async function gateCounts(ex: Executor): Promise<{ agent: number; mcp: number }> {
+  const rows = await q(ex).selectFrom('funnel_feedback').select(['kind', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('kind').execute();
+  const out = { agent: 0, mcp: 0 };
+  for (const r of rows) if (r.kind === 'agent' || r.kind === 'mcp') out[r.kind] = Number(r.n);
+  return out;
+}

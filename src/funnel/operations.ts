@@ -1,0 +1,191 @@
+// The funnel's own tools (TOOLS.md "Funnel"): get_founding_deal (seats, codes, the payments gate,
+// a price quote with name-your-price), co_sign_founding and get_co_sign_pairs. take_demo,
+// leave_feedback and complete_founding_path are composed in src/registry/ (they use the kernel
+// and mesh, which sit above the funnel).
+import { z } from 'zod';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
+import { AppError, badRequest, conflict } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { nextStep } from '../platform/next-step.ts';
+import { cleanText } from '../listings/text.ts';
+import { requireListing } from '../listings/operations.ts';
+import { findListingsByIds } from '../listings/store.ts';
+import { requireToken, tokenMismatch } from '../access/store.ts';
+import { listingSubject } from '../metering/caller.ts';
+import { deposit } from '../traces/store.ts';
+import { subjectKey } from '../traces/subjects.ts';
+import { checkReal } from '../feedback/real.ts';
+import { dealObject, FOUNDING_PERCENT_OFF, LATER_PERCENT_OFF } from './deal.ts';
+import { dealState } from './grant.ts';
+import { findCode, holdingOf } from './founding.ts';
+import { loadFunnel, NO_FUNNEL } from './store.ts';
+import { badgeFor } from './badge.ts';
+import { LIST_PRICES, NAMED_PRICE_MAX_PCT, NAMED_PRICE_MIN_PCT, PRICED_SKUS, quote } from './prices.ts';
+import { findCosign, insertCosign, mutualPairs } from './cosign.ts';
+
+const listingIdField = z.string().min(1).max(64);
+const nextStepOutput = z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
+const dealStateOutput = {
+  seats: z.looseObject({ total: z.number(), taken: z.number(), left: z.number() }),
+  codes: z.looseObject({ issued: z.number(), redeemed: z.number(), percent_off: z.number() }),
+  payments: z.looseObject({ open: z.boolean(), real_feedback: z.looseObject({ agent: z.number(), mcp: z.number() }), missing: z.looseObject({ agent: z.number(), mcp: z.number() }) }),
+};
+
+export const getFoundingDeal = defineOperation({
+  name: 'get_founding_deal',
+  title: 'Get the founding deal',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  description:
+    'The founding deal now: seats total, taken and left (the first 100 listings with real feedback get the full product free), the 25% codes issued after them, whether payments are open and how far from the gate (10 real agent and 5 real MCP feedback items), and the list prices. Give listing_id to see what that listing holds (seat, or code and whether it is redeemable), code to check a discount code, and sku with named_price_usd to get a quote: a named price is kept within 50%-300% of the list price and applies only once payments are open.',
+  input: z.object({
+    listing_id: listingIdField.optional().describe('A listing: what it holds of the deal (seat number, or its code hint and whether it redeems now).'),
+    code: z.string().max(64).optional().describe('A discount code to check: valid, percent off, redeemable now.'),
+    sku: z.enum(PRICED_SKUS).optional().describe(`The product to quote: ${PRICED_SKUS.join(', ')}.`),
+    named_price_usd: z.number().min(0).max(100_000).optional().describe(`Name your price (USD) for sku: clamped to ${NAMED_PRICE_MIN_PCT}%-${NAMED_PRICE_MAX_PCT}% of its list price; applies only when payments are open.`),
+  }),
+  output: z.looseObject({ ok: z.literal(true), ...dealStateOutput, percent_off: z.number(), later_percent_off: z.number(), next_step: nextStepOutput }),
+  handler: async (ctx: Ctx, input) => {
+    if (input.named_price_usd !== undefined && input.sku === undefined) throw badRequest('invalid_input', `sku: name the product the price is for (${PRICED_SKUS.join(', ')})`, 'sku');
+    const db = ctx.db.kysely;
+    const listing = input.listing_id !== undefined ? await requireListing(ctx, input.listing_id) : undefined;
+    const state = await dealState(db);
+    const held = listing ? await holdingOf(db, listing.id) : undefined;
+    const flags = listing ? ((await loadFunnel(db, [listing.id])).get(listing.id) ?? NO_FUNNEL) : undefined;
+    const code = input.code !== undefined ? await findCode(db, input.code) : undefined;
+    const codeView =
+      input.code === undefined
+        ? undefined
+        : code
+          ? { valid: true, listing_id: code.listing_id, hint: code.hint, percent_off: code.percent_off, redeemed: code.redeemed_at !== null, redeemable: state.payments.open && code.redeemed_at === null }
+          : { valid: false, redeemable: false, reason: 'no such code' };
+    const percentOff = code && code.redeemed_at === null ? code.percent_off : held?.kind === 'seat' ? FOUNDING_PERCENT_OFF : 0;
+    const base = ctx.config.publicBaseUrl;
+    const next = listing
+      ? held
+        ? nextStep('check_status', { id: listing.id }, 'Your listing already holds its part of the deal; its status shows the founding badge and rank.')
+        : nextStep(
+            'complete_founding_path',
+            { listing_id: listing.id, agent_name: listing.name, audience: listing.kind, rating: 5, body: '<one honest sentence about the demo: what worked, what did not>' },
+            `Demo and real feedback in one call: ${state.seats.left > 0 ? `a founding seat (${state.seats.left} left)` : `a ${LATER_PERCENT_OFF}% code`}. Put your own sentence and rating in.`,
+          )
+      : nextStep('search_active', { limit: 10 }, 'Find a Live listing (yours, once Live) to take the demo and the founding path with.');
+    return {
+      ok: true as const,
+      ...state,
+      percent_off: FOUNDING_PERCENT_OFF,
+      later_percent_off: LATER_PERCENT_OFF,
+      list_prices: PRICED_SKUS.map((sku) => ({ sku, label: LIST_PRICES[sku].label, usd: LIST_PRICES[sku].usd })),
+      name_your_price: { field: 'named_price_usd', min_pct: NAMED_PRICE_MIN_PCT, max_pct: NAMED_PRICE_MAX_PCT, applies: 'only when payments are open' },
+      ...(listing
+        ? {
+            listing: {
+              listing_id: listing.id,
+              badge: badgeFor(flags!),
+              founding_verified: flags!.founding_verified,
+              holds: held
+                ? held.kind === 'seat'
+                  ? { kind: 'seat' as const, seat: held.seat, since: held.created_at, percent_off: FOUNDING_PERCENT_OFF }
+                  : { kind: 'code' as const, hint: held.hint, since: held.created_at, percent_off: held.percent_off, redeemed: held.redeemed_at !== null, redeemable: state.payments.open && held.redeemed_at === null }
+                : null,
+            },
+          }
+        : {}),
+      ...(codeView ? { code: codeView } : {}),
+      ...(input.sku ? { quote: quote(input.sku, input.named_price_usd, percentOff, state.payments.open) } : {}),
+      deal: dealObject(base),
+      next_step: next,
+    };
+  },
+});
+
+/** The listing a token opens, checked against the listing_id the caller names (if any). */
+async function tokenListing(ctx: Ctx, token: string | undefined, listingId: string | undefined): Promise<string> {
+  const grant = await requireToken(ctx.db.kysely, token ?? ctx.caller.token);
+  if (listingId !== undefined && listingId !== grant.listing_id) throw tokenMismatch(grant.listing_id, listingId);
+  return grant.listing_id;
+}
+
+export const MAX_COSIGN_BODY = 500;
+/** Attraction each co-sign leaves on the partner and on the pair (a full deposit, as in mesh trails). */
+export const COSIGN_INTENSITY = 5;
+
+export const coSignFounding = defineOperation({
+  name: 'co_sign_founding',
+  title: 'Co-sign a founder',
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  description:
+    'As a founding-verified listing (your access token), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair.',
+  input: z.object({
+    partner_listing_id: listingIdField.describe('The founding-verified listing you co-sign.'),
+    body: z.string().max(MAX_COSIGN_BODY).describe('One real sentence on why you vouch for the partner (shown with the pair).'),
+    listing_id: listingIdField.optional().describe('Your listing (must be the one your access token opens; default: that one).'),
+    access_token: z.string().optional().describe('Your access token (or send Authorization: Bearer): it says which listing co-signs.'),
+  }),
+  output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), partner_listing_id: z.string(), recorded: z.boolean(), mutual: z.boolean(), next_step: nextStepOutput }),
+  handler: async (ctx: Ctx, input) => {
+    const signer = await tokenListing(ctx, input.access_token, input.listing_id);
+    if (input.partner_listing_id === signer) throw badRequest('invalid_input', 'partner_listing_id: a listing cannot co-sign itself', 'partner_listing_id');
+    const body = cleanText(input.body, MAX_COSIGN_BODY);
+    const real = checkReal(body);
+    if (!real.real) throw badRequest('co_sign_not_real', `body must be one real sentence: ${real.reason}`, 'body');
+    const partner = await requireListing(ctx, input.partner_listing_id, 'partner_listing_id');
+    const flags = await loadFunnel(ctx.db.kysely, [signer, partner.id]);
+    if (!flags.get(signer)?.founding_verified) throw new AppError(403, 'not_founding_verified', `${signer} holds no founding seat: only founding-verified listings co-sign (real feedback naming your Live listing takes a seat while they last)`, 'access_token');
+    if (!flags.get(partner.id)?.founding_verified) throw conflict('partner_not_founding', `${partner.id} is not founding-verified: co-signs are between founders`, 'partner_listing_id');
+    const now = ctx.clock.now();
+    const result = await inTransaction(ctx.db.kysely, async (trx) => {
+      const recorded = await insertCosign(trx, { listing_id: signer, partner_listing_id: partner.id, body, created_at: iso(now) });
+      if (recorded) {
+        const depositor = listingSubject(signer).key;
+        await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: partner.id }), intensity: COSIGN_INTENSITY, body: 'co_sign_founding', depositor, at: now });
+        await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'pair', listing_id: signer, partner_listing_id: partner.id }), intensity: COSIGN_INTENSITY, body: 'co_sign_founding', depositor, at: now });
+      }
+      const mine = (await findCosign(trx, signer, partner.id))!;
+      const theirs = await findCosign(trx, partner.id, signer);
+      return { recorded, mine, theirs };
+    });
+    return {
+      ok: true as const,
+      listing_id: signer,
+      partner_listing_id: partner.id,
+      recorded: result.recorded,
+      co_signed_at: result.mine.created_at,
+      ...(result.recorded ? { trace: { channel: 'attraction', intensity: COSIGN_INTENSITY, on: [`listing:${partner.id}`, subjectKey({ kind: 'pair', listing_id: signer, partner_listing_id: partner.id }).key] } } : {}),
+      mutual: result.theirs !== undefined,
+      message: result.recorded
+        ? result.theirs
+          ? `Co-signed: ${signer} and ${partner.id} have co-signed each other (a mutual pair).`
+          : `Co-signed: when ${partner.id} co-signs ${signer} too, you are a mutual pair.`
+        : `${signer} already co-signed ${partner.id} (${result.mine.created_at}); a pair is co-signed once per direction.`,
+      next_step: nextStep('get_co_sign_pairs', { listing_id: signer }, 'The mutual co-sign pairs your listing is in.'),
+    };
+  },
+});
+
+export const getCoSignPairs = defineOperation({
+  name: 'get_co_sign_pairs',
+  title: 'Get co-sign pairs',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  description: 'Mutual co-sign pairs between founding-verified listings (each co-signed the other), newest first, with what each said. Give listing_id for the pairs of one listing.',
+  input: z.object({
+    listing_id: listingIdField.optional().describe('Only the pairs this listing is in.'),
+    limit: z.coerce.number().int().min(1, 'must be 1-100').max(100, 'must be 1-100').optional().describe('Pairs to return, 1-100 (default 20).'),
+  }),
+  output: z.looseObject({ ok: z.literal(true), count: z.number(), pairs: z.array(z.looseObject({ listing_ids: z.array(z.string()), since: z.string() })), next_step: nextStepOutput }),
+  handler: async (ctx: Ctx, input) => {
+    if (input.listing_id !== undefined) await requireListing(ctx, input.listing_id);
+    const pairs = await mutualPairs(ctx.db.kysely, input.limit ?? 20, input.listing_id);
+    const names = new Map((await findListingsByIds(ctx.db.kysely, [...new Set(pairs.flatMap((p) => [p.a, p.b]))])).map((r) => [r.id, r.name]));
+    const side = (id: string, said: string, at: string) => ({ listing_id: id, name: names.get(id) ?? null, said, co_signed_at: at });
+    return {
+      ok: true as const,
+      count: pairs.length,
+      pairs: pairs.map((p) => ({ listing_ids: [p.a, p.b], since: p.since, a: side(p.a, p.a_said, p.a_at), b: side(p.b, p.b_said, p.b_at) })),
+      note: 'said is each listing\'s own words, quoted as data.',
+      next_step: pairs.length
+        ? nextStep('check_status', { id: pairs[0]!.a }, 'The newest pair\'s first listing: its status, badge and rank.')
+        : nextStep('get_founding_deal', {}, 'No mutual pairs yet: founders co-sign each other with co_sign_founding; the deal shows how many founders there are.'),
+    };
+  },
+});

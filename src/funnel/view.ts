@@ -1,0 +1,87 @@
+// The funnel's part of the listing view (SPEC.md 2.1): flags, badge, the ready-made demo request,
+// the founding path, the deal, the activation stage and the suggested next call.
+import type { ListingRow } from '../listings/store.ts';
+import type { ListingViewPart } from '../listings/view-part.ts';
+import { badgeFor, BADGE_LABEL, RANK_DELTA, type FunnelFlags } from './badge.ts';
+import { curlPost, dealObject, sku, STAGES, type Stage } from './deal.ts';
+import { loadFunnel, NO_FUNNEL } from './store.ts';
+
+/** A suggested tool call as one line: `tool {"arg": ...}`. */
+export const toolLine = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
+
+function stageOf(row: ListingRow, flags: FunnelFlags): Stage {
+  if (row.lane !== 'active') return 'list';
+  if (flags.founding_verified || flags.feedbacked) return 'feedback';
+  if (flags.demoed) return 'demo';
+  return 'live';
+}
+
+function nextFor(row: ListingRow, stage: Stage): string {
+  if (row.duplicate_of) return toolLine('check_status', { id: row.duplicate_of });
+  if (row.lane === 'failed') return `${toolLine('list_yourself', { url: row.url })} (fix: ${row.lane_reason ?? 'probe failed'}, then republish to re-probe)`;
+  if (stage === 'list') return toolLine('check_status', { id: row.id });
+  if (stage === 'live') return toolLine('take_demo', { listing_id: row.id });
+  if (stage === 'demo') return toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' });
+  return toolLine('check_status', { id: row.id });
+}
+
+function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: string) {
+  const flags = state ?? NO_FUNNEL;
+  const badge = badgeFor(flags);
+  const stage = stageOf(row, flags);
+  const demoSku = sku(row.kind);
+  const demoUrl = `${base}/api/products/demo`;
+  const demoBody =
+    row.kind === 'agent'
+      ? { listing_id: row.id, kind: row.kind, name: row.name, sku: demoSku, agent_card_url: row.url }
+      : { listing_id: row.id, kind: row.kind, name: row.name, sku: demoSku, mcp_url: row.url };
+  const takeDemoGet = `${base}/api/products/demo?listing_id=${encodeURIComponent(row.id)}`;
+  const deal = dealObject(base, { url: takeDemoGet, body: demoBody });
+  const stageIndex = STAGES.indexOf(stage);
+  return {
+    demoed: flags.demoed,
+    feedbacked: flags.feedbacked,
+    founding_verified: flags.founding_verified,
+    badge,
+    badge_label: BADGE_LABEL[badge],
+    rank_delta: RANK_DELTA[badge],
+    take_demo: {
+      name: row.name,
+      description: `Free ${demoSku} demo for ${row.name}`,
+      listing_id: row.id,
+      kind: row.kind,
+      sku: demoSku,
+      method: 'POST' as const,
+      url: demoUrl,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: demoBody,
+      curl: curlPost(demoUrl, demoBody),
+      deal: { founding_free_seats: deal.founding_free_seats, percent_off: deal.percent_off, no_stripe: deal.no_stripe },
+      next_after_demo: toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' }),
+      funnel: STAGES,
+    },
+    take_demo_get: takeDemoGet,
+    complete_founding_path: {
+      tool: 'complete_founding_path',
+      arguments: {
+        listing_id: row.id,
+        agent_name: row.name,
+        audience: row.kind,
+        rating: 5,
+        body: '<one honest sentence about what worked or did not>',
+      },
+    },
+    deal,
+    activation: {
+      stage,
+      next: STAGES[stageIndex + 1] ?? null,
+      done: STAGES.slice(0, stageIndex + 1),
+    },
+    next: nextFor(row, stage),
+  };
+}
+
+export const funnelViewPart: ListingViewPart<FunnelFlags, ReturnType<typeof funnelFields>> = {
+  load: loadFunnel,
+  fields: (row, state, v) => funnelFields(row, state, v.config.publicBaseUrl),
+};

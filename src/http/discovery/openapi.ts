@@ -1,0 +1,123 @@
+// /openapi.json, generated from the REST route table and the operations' zod schemas, so the
+// description cannot drift from the code (SPEC.md 9: format 3.1.0, version 1.9.0). The discovery
+// documents this folder serves are described too, from the same list that registers them.
+import { inputJsonSchema } from '../../platform/operation.ts';
+import { restRoutes, type RestRoute } from '../rest.ts';
+import { MCP_PATHS } from '../mcp.ts';
+import { A2A_PATH, OPENAPI_VERSION } from './paths.ts';
+import { SERVER_DESCRIPTION } from './server-card.ts';
+import { registryApiPaths } from '../registry-api.ts';
+
+/** A served document, as /openapi.json describes it. */
+export interface DocumentPath {
+  path: string;
+  summary: string;
+  contentType: string;
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['ok', 'error', 'request_id'],
+  properties: {
+    ok: { const: false },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        field: { type: 'string' },
+        details: { description: 'For invalid_input: every failing field as {field, message}.' },
+      },
+    },
+    request_id: { type: 'string' },
+  },
+};
+
+const errorResponses = {
+  '400': { $ref: '#/components/responses/Error' },
+  '404': { $ref: '#/components/responses/Error' },
+  '405': { $ref: '#/components/responses/Error' },
+  '413': { $ref: '#/components/responses/Error' },
+  '415': { $ref: '#/components/responses/Error' },
+  '431': { $ref: '#/components/responses/Error' },
+  '429': { $ref: '#/components/responses/Error' },
+  '500': { $ref: '#/components/responses/Error' },
+};
+
+export function openApiDocument(base: string, documents: readonly DocumentPath[] = [], routes: readonly RestRoute[] = restRoutes) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const schema = inputJsonSchema(route.operation.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
+    const operation: Record<string, unknown> = {
+      operationId: route.operation.name,
+      summary: route.summary,
+      description: route.operation.description,
+      responses: {
+        '200': { description: 'ok: true and the result' },
+        ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, { description }])),
+        ...errorResponses,
+      },
+    };
+    if (route.from === 'query') {
+      operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+        name,
+        in: 'query',
+        required: (schema.required ?? []).includes(name),
+        description: s.description,
+        schema: { ...s, description: undefined },
+      }));
+    } else {
+      operation.requestBody = { required: true, content: { 'application/json': { schema } } };
+    }
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
+  }
+  for (const path of MCP_PATHS) {
+    paths[path] = {
+      post: {
+        operationId: `mcp_${path.replace(/\W+/g, '_')}`,
+        summary: 'MCP JSON-RPC 2.0 over stateless streamable HTTP: tools/list, tools/call and the lifecycle methods of each protocol era',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
+        responses: { '200': { description: 'JSON-RPC response' }, '202': { description: 'notification accepted' } },
+      },
+      get: { summary: 'Server info; 405 when asked for an SSE stream', responses: { '200': { description: 'info object' }, '405': { description: 'no SSE stream' } } },
+    };
+  }
+  paths[A2A_PATH] = {
+    post: {
+      operationId: 'a2a_jsonrpc',
+      summary: 'A2A JSON-RPC 2.0: SendMessage, GetTask, CancelTask (header A2A-Version: 1.0); message/send, tasks/get, tasks/cancel (0.3); tasks/send (0.1)',
+      parameters: [{ name: 'A2A-Version', in: 'header', required: false, description: '1.0 or 0.3 (the default).', schema: { type: 'string' } }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': { description: 'JSON-RPC response: a finished Task, or a JSON-RPC error' }, '400': { description: 'the body is not JSON (-32700)' }, '403': { description: 'Host or Origin is not this server' } },
+    },
+    get: { summary: 'Endpoint info: the agent-card pointer, versions, methods, the requests understood, examples', responses: { '200': { description: 'info object' }, '304': { description: 'Not modified' } } },
+  };
+  for (const doc of documents) {
+    paths[doc.path] = {
+      get: {
+        summary: doc.summary,
+        tags: ['discovery'],
+        parameters: [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer.', schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)', content: { [doc.contentType]: {} } },
+          '304': { description: 'Not modified: the If-None-Match ETag is current' },
+          '429': { $ref: '#/components/responses/Error' },
+        },
+      },
+    };
+  }
+  Object.assign(paths, registryApiPaths());
+  paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
+  paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
+  paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Rollcall registry', version: OPENAPI_VERSION, description: SERVER_DESCRIPTION },
+    servers: [{ url: base }],
+    paths,
+    components: {
+      responses: { Error: { description: 'Error', content: { 'application/json': { schema: errorSchema } } } },
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// The one-shot skill (/skill.json) and the quickstart (/api/products/quickstart, SPEC.md 4.3):
+// ordered steps over the tools and routes. A step names a tool only when the catalog lists it and
+// a REST call only when a route serves it, so the documents grow as later issues add tools.
+import { FOUNDING_PERCENT_OFF, FOUNDING_SEATS, LATER_PERCENT_OFF } from '../../funnel/deal.ts';
+import type { DiscoveryModel } from './model.ts';
+import { DISCOVERY_VERSION, QUICKSTART_VERSION } from './paths.ts';
+
+interface StepSpec {
+  operation: string;
+  args: Record<string, unknown>;
+  why: string;
+}
+
+export interface Step {
+  step: number;
+  operation: string;
+  /** The MCP tools/call to make, when the operation is a tool. */
+  tool?: { name: string; arguments: Record<string, unknown> };
+  /** The same call over REST, when a route serves it. */
+  rest?: { method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> };
+  why: string;
+}
+
+const listYourself: StepSpec = {
+  operation: 'list_yourself',
+  args: { url: '<your agent card URL or MCP server URL>' },
+  why: 'Creates your listing (or re-probes it) and starts its probe at once.',
+};
+const checkStatus: StepSpec = {
+  operation: 'check_status',
+  args: { id: '<listing_id>' },
+  why: 'Poll until lane is "active": the probe found a real handshake and clean checks, so the listing is Live.',
+};
+const checkIn: StepSpec = {
+  operation: 'talk_check_in',
+  args: { listing_id: '<listing_id>' },
+  why: 'Live listings check in at least weekly; the answer carries your inbox and next actions.',
+};
+const takeDemo: StepSpec = {
+  operation: 'take_demo',
+  args: { listing_id: '<listing_id>' },
+  why: 'The free demo for your listing: artifacts built from your own card or tools.',
+};
+const foundingPath: StepSpec = {
+  operation: 'complete_founding_path',
+  args: { listing_id: '<listing_id>', agent_name: '<your name>', audience: '<agent or mcp>', rating: 5, body: '<one honest sentence about the demo>' },
+  why: `Demo and real feedback in one call: a founding seat (${FOUNDING_PERCENT_OFF}% off) while ${FOUNDING_SEATS} last, then a ${LATER_PERCENT_OFF}% code.`,
+};
+const foundingDeal: StepSpec = {
+  operation: 'get_founding_deal',
+  args: {},
+  why: 'How many founding seats are left and how far payments are from opening.',
+};
+const improveKernel: StepSpec = {
+  operation: 'improve_kernel',
+  args: { agent_name: '<your name>', goals: '<what you are for>' },
+  why: 'Free within the daily allowance, no demo order: a tighter system prompt from your goals.',
+};
+const depositOutcome: StepSpec = {
+  operation: 'deposit_outcome',
+  args: { listing_id: '<listing_id>', ok: true, quality: 0.8, body: '<what happened>' },
+  why: 'Report how it went: raises network outcomes and refills free allowances.',
+};
+const leaveFeedback: StepSpec = {
+  operation: 'leave_feedback',
+  args: { agent_name: '<your name>', rating: 5, body: '<one honest sentence>' },
+  why: 'Optional: one honest sentence and a 1-5 rating; adds a refill.',
+};
+
+/** SPEC.md 4.3's ladders, as operation names; only those that exist are shown. */
+const LADDERS: Record<string, string[]> = {
+  mesh: ['mesh_match', 'mesh_compose', 'used_with', 'execute_compose', 'deposit_outcome'],
+  collab: ['complete_collab_path', 'create_collab_workflow', 'collab_session_open', 'collab_session_join', 'collab_session_next', 'collab_session_claim', 'collab_session_result', 'collab_session_message', 'collab_session_close', 'install_collab_product'],
+};
+
+/**
+ * The step's arguments fitted to the operation's real input: fields it does not take are dropped
+ * and required fields the example lacks are added as placeholders, so a step never drifts from
+ * the schema the tool or route validates with.
+ */
+function fitArgs(model: DiscoveryModel, spec: StepSpec): Record<string, unknown> {
+  const fields = model.tools.find((t) => t.name === spec.operation)?.fields ?? model.routeOf(spec.operation)?.fields;
+  if (!fields) return spec.args;
+  const known = new Set(fields.map((f) => f.name));
+  const args = Object.fromEntries(Object.entries(spec.args).filter(([k]) => known.has(k)));
+  for (const f of fields) if (f.required && !(f.name in args)) args[f.name] = `<${f.name}>`;
+  return args;
+}
+
+function restCall(model: DiscoveryModel, spec: StepSpec, args: Record<string, unknown>): Step['rest'] {
+  const route = model.routeOf(spec.operation);
+  if (!route) return undefined;
+  if (route.from === 'body') return { method: route.method, url: route.url, body: args };
+  const query = Object.entries(args)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${typeof v === 'string' && /^<.*>$/.test(v) ? v : encodeURIComponent(String(v))}`)
+    .join('&');
+  return { method: route.method, url: query ? `${route.url}?${query}` : route.url };
+}
+
+export function buildSteps(model: DiscoveryModel, specs: StepSpec[]): Step[] {
+  return specs
+    .filter((s) => model.present(s.operation))
+    .map((s, i) => {
+      const args = fitArgs(model, s);
+      const rest = restCall(model, s, args);
+      return {
+        step: i + 1,
+        operation: s.operation,
+        ...(model.hasTool(s.operation) ? { tool: { name: s.operation, arguments: args } } : {}),
+        ...(rest ? { rest } : {}),
+        why: s.why,
+      };
+    });
+}
+
+const mcpCall = (model: DiscoveryModel) => ({
+  endpoint: model.mcp.endpoint,
+  transport: 'streamable-http',
+  request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: '<tool>', arguments: {} } },
+});
+
+/** /skill.json: list yourself, go Live, then claim the founding deal (the part that exists today). */
+export function skillDocument(model: DiscoveryModel) {
+  const steps = buildSteps(model, [listYourself, checkStatus, checkIn, takeDemo, foundingPath, foundingDeal]);
+  const canClaim = model.present(foundingPath.operation) || model.present('leave_feedback');
+  return {
+    name: 'rollcall-list-and-claim',
+    title: 'List yourself on Rollcall, then claim the founding deal',
+    version: DISCOVERY_VERSION,
+    description:
+      'One pass an agent can run on its own: list your A2A agent card or MCP server, follow the probe until the listing is Live, then take the founding deal.',
+    inputs: { url: 'Your A2A agent card URL or your MCP server URL (public, https).' },
+    mcp: mcpCall(model),
+    steps,
+    deal: {
+      founding_free_seats: FOUNDING_SEATS,
+      percent_off: FOUNDING_PERCENT_OFF,
+      after_seats_percent_off: LATER_PERCENT_OFF,
+      claim_available: canClaim,
+      ...(canClaim ? {} : { note: 'The demo and feedback tools that claim a seat are not served yet; their steps appear here when they are.' }),
+    },
+    done_when: `check_status answers lane "active"${canClaim ? ' and the founding step returns a seat or a code' : ''}.`,
+    more: { quickstart: model.docs.quickstart, discovery: model.docs.discovery },
+  };
+}
+
+/** /api/products/quickstart (SPEC.md 4.3). */
+export function quickstartDocument(model: DiscoveryModel) {
+  const steps = buildSteps(model, [listYourself, checkStatus, checkIn, improveKernel, depositOutcome, leaveFeedback]);
+  const ladders = Object.fromEntries(
+    Object.entries(LADDERS)
+      .map(([name, ops]) => [name, ops.filter((op) => model.hasTool(op))] as const)
+      .filter(([, ops]) => ops.length > 0),
+  );
+  return {
+    ok: true,
+    version: QUICKSTART_VERSION,
+    title: 'Rollcall quickstart for agents',
+    mcp: mcpCall(model),
+    steps,
+    ...(Object.keys(ladders).length ? { ladders } : {}),
+    tools: model.tools.length,
+    more: { skill: model.docs.skill, discovery: model.docs.discovery, llms: model.docs.llms },
+  };
+}

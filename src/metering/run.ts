@@ -1,0 +1,39 @@
+// Running a metered operation: resolve whose allowance the call spends, take one unit in the
+// transaction of the work (work that fails rolls its unit back), and past the allowance either
+// refuse with `quota_exhausted` or, with X402_ENABLED, take the x402 path (x402.ts).
+import { z } from 'zod';
+import type { Ctx } from '../platform/operation.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { AppError } from '../platform/errors.ts';
+import { meteredEvent, type EventId } from './events.ts';
+import { charge } from './meter.ts';
+import { resolveSubject, type Claims } from './caller.ts';
+import { payAndRun } from './x402.ts';
+import type { MeteredResult, Work } from './work.ts';
+
+export type { MeteredResult, PaymentReceipt, Work } from './work.ts';
+
+/** Input fields every metered tool takes beside its own (spread into its zod object). */
+export const meteredArgs = {
+  access_token: z.string().max(200).optional().describe('Your access token (or send Authorization: Bearer): spends your listing\'s allowance.'),
+  payment_proof: z.string().max(16_384).optional().describe('An x402 payment (as in the X-PAYMENT header) for a call beyond the free allowance, when the server accepts x402.'),
+};
+
+export interface MeteredClaims extends Claims {
+  payment_proof?: string;
+}
+
+export async function metered<T>(ctx: Ctx, claims: MeteredClaims, event: EventId, work: Work<T>): Promise<MeteredResult<T>> {
+  const subject = await resolveSubject(ctx.db.kysely, ctx, claims);
+  const now = ctx.clock.now();
+  try {
+    return await inTransaction(ctx.db.kysely, async (trx) => {
+      const meter = await charge(trx, subject, event, now);
+      return { result: await work(trx, subject), meter, subject };
+    });
+  } catch (err) {
+    const payable = err instanceof AppError && err.code === 'quota_exhausted' && ctx.config.x402.enabled && !meteredEvent(event).always_free;
+    if (!payable) throw err;
+    return payAndRun(ctx, subject, event, now, claims.payment_proof ?? ctx.payment, work, err);
+  }
+}

@@ -1,0 +1,61 @@
+// register_collab_byo (TOOLS.md "Collaboration"): bring your own runtime into a collab session.
+// The endpoint is listed and probed exactly as list_yourself does (the publish operation, run
+// as is), then seated in the session as a joined participant acting with that listing. It lives
+// in registry because it composes two domains' operations: publish (registry) and collab.
+import { z } from 'zod';
+import { defineOperation, runOperation } from '../platform/operation.ts';
+import { badRequest } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { nextStep } from '../platform/next-step.ts';
+import { MAX_URL_LENGTH } from '../listings/url.ts';
+import { MAX_NAME } from '../listings/text.ts';
+import type { ProbeCtx } from '../probe/runtime.ts';
+import { actingListing } from '../collab/actor.ts';
+import { byoRole, seatByo } from '../collab/session-work.ts';
+import { loadSessionView } from '../collab/workflows.ts';
+import { findSession } from '../collab/store.ts';
+import { publish } from './operations.ts';
+
+const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
+
+export const registerCollabByo = defineOperation({
+  name: 'register_collab_byo',
+  title: 'Bring your own runtime to a collab session',
+  description:
+    'Register an external A2A agent (card URL) or MCP server (URL) that you run as a participant of a collab session: it is listed and probed like list_yourself does (its listing_id acts in the session), then seated as a joined participant with a role the session\'s steps need. The session\'s lead registers runtimes for an invite-only session; anyone with a listing may for an open session.',
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+  input: z.object({
+    session_id: z.string().min(1).max(64).describe('The collab session to join.'),
+    url: urlField.optional().describe('The MCP server URL or the agent card URL of your runtime.'),
+    agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over url.'),
+    name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
+    role: z.string().max(32).optional().describe('The role the runtime takes (default: the first partner role the steps need; "partner" in an open session).'),
+    listing_id: z.string().min(1).max(64).optional().describe('Your listing (the lead of an invite-only session): who brings the runtime in.'),
+    access_token: z.string().max(200).optional().describe("Your listing's access token (or send Authorization: Bearer)."),
+  }),
+  output: z.looseObject({ ok: z.literal(true), session_id: z.string(), listing_id: z.string(), role: z.string(), byo: z.literal(true), lane: z.string(), next_step: z.looseObject({ tool: z.string(), args: z.looseObject({}), why: z.string() }) }),
+  handler: async (ctx: ProbeCtx, input) => {
+    if (input.url === undefined && input.agent_card_url === undefined) throw badRequest('invalid_input', 'url or agent_card_url is required: the endpoint of your runtime', 'url');
+    const caller = await actingListing(ctx, input);
+    // Refused before anything is listed: an unknown, closed or invite-only session, a role no step needs.
+    const role = await byoRole(ctx.db.kysely, input.session_id, caller.listing.id, input.role);
+    const listed = await runOperation(publish, ctx, { url: input.url, agent_card_url: input.agent_card_url, name: input.name, source: 'register_collab_byo' }, 'mcp');
+    const seat = await inTransaction(ctx.db.kysely, (trx) => seatByo(trx, input.session_id, listed.listing_id, role, iso(ctx.clock.now())));
+    const session = await loadSessionView(ctx.db.kysely, (await findSession(ctx.db.kysely, input.session_id))!);
+    return {
+      ok: true as const,
+      session_id: input.session_id,
+      listing_id: listed.listing_id,
+      role: seat.role,
+      byo: true as const,
+      already_joined: seat.already,
+      outcome: listed.outcome,
+      lane: listed.lane,
+      status_url: listed.status_url,
+      reprobe: listed.reprobe,
+      session,
+      next_step: nextStep('collab_session_next', { session_id: input.session_id, listing_id: listed.listing_id }, 'Act as your runtime\'s listing: see which step is ready for its role.'),
+    };
+  },
+});

@@ -1,0 +1,182 @@
+// The work a demo does (TOOLS.md take_demo), with the value tools' own code and unmetered:
+// `alive` (agents) builds a kernel from the agent's card, stores it as the listing's kernel, runs
+// one loop tick over the evidence about the listing and reads a network snapshot; `mcp_mesh`
+// (MCPs) matches partners for the server's tools and stores a proposed composition for what the
+// network wants that the server lacks. Card text stays data: the kernel builder quotes it.
+import type { Executor } from '../platform/db/executor.ts';
+import { iso } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { cleanText, MAX_NAME } from '../listings/text.ts';
+import type { ListingRow } from '../listings/store.ts';
+import { listingSubject } from '../metering/caller.ts';
+import { strongest, fieldOf, type FieldEntry } from '../traces/store.ts';
+import { outcomesSince } from '../traces/outcomes.ts';
+import { commonThemes, feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
+import { buildKernel, withThemes, type KernelSpec } from '../kernel/build.ts';
+import { keyTerms } from '../kernel/terms.ts';
+import { feedbackSignal, outcomeSignal, planTick } from '../kernel/loop.ts';
+import { diffKernels } from '../kernel/diff.ts';
+import { latestVersion, saveVersion, type KernelVersion } from '../kernel/store.ts';
+import { cardOf, COMMUNITY_APPLIED, COMMUNITY_LISTED, COMMUNITY_MIN_COUNT, OWN_HISTORY } from '../kernel/operations.ts';
+import { queryProblem } from '../search/engine.ts';
+import { canonicalCapability, MAX_CAPABILITIES, storedItems } from '../mesh/coverage.ts';
+import { findPartners, type MeshCtx, type Partner } from '../mesh/partners.ts';
+import { complementOf } from '../mesh/complement.ts';
+import { greedyCover, planSteps, round } from '../mesh/plan.ts';
+import { findComposition, insertComposition, type Composition } from '../mesh/store.ts';
+
+/** Goals a card-built kernel takes from the card's skills (then its description). */
+const CARD_GOALS = 5;
+const GOAL_CHARS = 200;
+/** Evidence one demo tick reads at most (of each kind). */
+const TICK_READ = 200;
+const MATCHES = 10;
+const SNAPSHOT = 5;
+
+/** The agent's goals as its card states them: its skills (title or name: description), else its description. */
+export function cardGoals(row: ListingRow): string[] {
+  const goals: string[] = [];
+  for (const item of storedItems(row.capabilities)) {
+    const text = cleanText([item.title ?? item.name, item.description].filter((x) => x && x.trim() !== '').join(': '), GOAL_CHARS);
+    if (text !== '' && keyTerms(text).length > 0 && !goals.includes(text)) goals.push(text);
+    if (goals.length >= CARD_GOALS) return goals;
+  }
+  for (const sentence of row.description.split(/(?<=[.!?])\s+/)) {
+    const text = cleanText(sentence, GOAL_CHARS);
+    if (text !== '' && keyTerms(text).length > 0) goals.push(text);
+    if (goals.length >= 2) break;
+  }
+  if (!goals.length) goals.push('answer each request accurately and say plainly what you cannot do');
+  return goals;
+}
+
+/** The kernel spec of a listing built from its card, with its own and the community's feedback themes. */
+export async function cardSpec(ex: Executor, row: ListingRow): Promise<KernelSpec> {
+  const subject = listingSubject(row.id).key;
+  const own = await recentFeedbackOf(ex, subject, OWN_HISTORY);
+  const community = await commonThemes(ex, subject, COMMUNITY_LISTED);
+  const applied = community.filter((c) => c.count >= COMMUNITY_MIN_COUNT).slice(0, COMMUNITY_APPLIED).map((c) => c.theme);
+  let themes = withThemes([], [...new Set(own.flatMap((f) => f.themes))], 'your_feedback');
+  themes = withThemes(themes, applied, 'community');
+  return {
+    agent_name: cleanText(row.name, MAX_NAME) || row.id,
+    audience: row.kind,
+    goals: cardGoals(row),
+    card: cardOf(row),
+    themes,
+    notes: [],
+    strength: {},
+    focus: [],
+  };
+}
+
+export const kernelView = (v: KernelVersion) => ({
+  kernel_id: v.id,
+  version: v.version,
+  kind: v.kind,
+  created_at: v.created_at,
+  reason: v.reason,
+  system_prompt_short: v.artifact.system_prompt_short,
+  chars: v.artifact.chars,
+  artifact: v.artifact,
+  ...(v.diff ? { diff: v.diff } : {}),
+});
+
+/** alive: the card's kernel (stored as version n+1 of the listing's kernel) and one loop tick over the evidence about the listing. */
+export async function aliveWork(trx: Executor, row: ListingRow, now: Date) {
+  const subject = listingSubject(row.id).key;
+  const at = iso(now);
+  const spec = await cardSpec(trx, row);
+  const built = buildKernel(spec);
+  const first = await saveVersion(trx, { subject, kind: 'improve', listing_id: row.id, agent_name: spec.agent_name, spec, artifact: built, reason: `demo: built from the card of ${row.id} (${spec.goals.length} goal${spec.goals.length === 1 ? '' : 's'} from its ${storedItems(row.capabilities).length ? 'skills' : 'description'})`, diff: null, created_at: at });
+  // The tick reads every piece of evidence about the listing so far (feedback naming it or left by it, outcomes about it).
+  const feedback = await feedbackSince(trx, { subject, listing_id: row.id }, '', TICK_READ);
+  const outcomes = await outcomesSince(trx, { listing_id: row.id }, '', TICK_READ);
+  const { plan, scores } = planTick(first.spec, first.artifact, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
+  let tick: KernelVersion | undefined;
+  if (plan) {
+    const artifact = buildKernel(plan.spec);
+    const t = plan.target;
+    const reason = `demo tick: ${t.id} (${t.label}) was the weakest check: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}`;
+    tick = await saveVersion(trx, { subject, kind: 'tick', listing_id: row.id, agent_name: first.agent_name, spec: plan.spec, artifact, reason, diff: diffKernels(first.artifact, artifact), created_at: at });
+  }
+  return { kernel: first, tick, scores, evidence: { feedback: feedback.length, outcomes: outcomes.length } };
+}
+
+const fieldView = (e: FieldEntry) => ({ channel: e.channel, subject_kind: e.subject_kind, a: e.a, b: e.b, value: round(e.value), deposits: e.deposits, last_at: e.last_at });
+
+/** The trace field now: the listing's own marks and the network's strongest attraction, demand and danger. */
+export async function networkSnapshot(ex: Executor, listingId: string, now: Date) {
+  return {
+    at: iso(now),
+    listing: (await fieldOf(ex, [`listing:${listingId}`], now)).map(fieldView),
+    strongest: {
+      attraction: (await strongest(ex, 'attraction', now, SNAPSHOT)).map(fieldView),
+      demand: (await strongest(ex, 'demand', now, SNAPSHOT)).map(fieldView),
+      danger: (await strongest(ex, 'danger', now, SNAPSHOT)).map(fieldView),
+    },
+    decay: 'values are decayed to now: v * 2^(-dt/half_life), half-lives attraction 168 h, demand 48 h, danger 72 h',
+  };
+}
+
+/** The server's tools as capabilities (cleaned, readable, at most MAX_CAPABILITIES). */
+export const toolCapabilities = (row: ListingRow): string[] =>
+  [...new Set(storedItems(row.capabilities).map((i) => canonicalCapability(i.name)))].filter((c) => c !== '' && queryProblem(c) === undefined).slice(0, MAX_CAPABILITIES);
+
+const matchView = (p: Partner) => ({
+  listing_id: p.row.id,
+  kind: p.row.kind,
+  name: p.row.name,
+  endpoint: p.endpoint,
+  covers: [...p.covered.keys()],
+  via: [...p.covered.entries()].map(([capability, c]) => ({ capability, [p.row.kind === 'mcp' ? 'tool' : 'skill']: c.item.name, relevance: c.score })),
+  probe_score: p.probe_score,
+  trail_strength: round(p.trail),
+});
+
+/** Live partners whose skills or tools cover this server's tools, most covered first. */
+export async function toolMatches(ctx: MeshCtx, ex: Executor, row: ListingRow) {
+  const tools = toolCapabilities(row);
+  const partners = tools.length ? await findPartners(ctx, ex, tools, { exclude: row.id }) : [];
+  const hits = partners
+    .map(matchView)
+    .sort((a, b) => b.covers.length - a.covers.length || (b.probe_score ?? -1) - (a.probe_score ?? -1) || (a.listing_id < b.listing_id ? -1 : 1))
+    .slice(0, MATCHES);
+  return { capabilities: tools, count: hits.length, hits };
+}
+
+export const compositionView = (c: Composition) => ({
+  composition_id: c.composition_id,
+  listing_id: c.listing_id,
+  capabilities: c.capabilities,
+  steps: c.steps,
+  gaps: c.gaps,
+  created_at: c.created_at,
+});
+
+/**
+ * mcp_mesh: a composition for what the network wants that this server lacks (mesh complement:
+ * strongest demand, else what most Live listings offer); when it lacks nothing, partners for its
+ * own tools (stand-ins). Stored like mesh_compose stores one, owned by the listing.
+ */
+export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, now: Date) {
+  const complement = await complementOf(ctx, trx, row);
+  const rule = complement.capabilities.length ? complement.rule : 'own_tools';
+  const universe = complement.capabilities.length ? complement.capabilities : toolCapabilities(row);
+  const partners = universe.length ? await findPartners(ctx, trx, universe, { exclude: row.id }) : [];
+  const { picks, gaps } = greedyCover(
+    universe,
+    partners.map((p) => ({ ...p, id: p.row.id, covers: new Set(p.covered.keys()) })),
+  );
+  const id = newId('cmp');
+  const composition: Composition = { composition_id: id, owner: listingSubject(row.id).key, listing_id: row.id, goal: null, capabilities: universe, steps: planSteps(picks, null, id), gaps, created_at: iso(now) };
+  await insertComposition(trx, composition);
+  return { composition, rule };
+}
+
+/** What a repeat demo serves again: the listing's kernel now, or the demo's composition. */
+export async function storedDemo(trx: Executor, row: ListingRow, compositionId: string | null) {
+  const kernel = await latestVersion(trx, listingSubject(row.id).key);
+  const composition = compositionId ? await findComposition(trx, compositionId) : undefined;
+  return { kernel, composition };
+}

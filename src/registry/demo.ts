@@ -1,0 +1,240 @@
+// take_demo (SPEC.md 2.1, 3.1, 4.1; TOOLS.md): GET /api/products/demo?listing_id=, POST
+// /api/products/demo with the listing's ready-made demo body, and the tool. A Live listing's first
+// demo does real work for it (demo-work.ts), marks it demoed (badge demoed_no_feedback), leaves an
+// attraction trace on it, issues its access token scoped to the demo (shown once) and a public
+// demo.taken event. A repeat demo does no work and shows no token: it serves what the listing has.
+import { z } from 'zod';
+import { defineOperation } from '../platform/operation.ts';
+import { AppError, badRequest, conflict, notFound } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction, type Executor } from '../platform/db/executor.ts';
+import { nextStep, type NextStep } from '../platform/next-step.ts';
+import { cleanText, MAX_NAME } from '../listings/text.ts';
+import { findListingById, findListingBySpelling, findListingsByName, lockListing, type ListingRow } from '../listings/store.ts';
+import { normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
+import { appendFeedEvent } from '../feed/store.ts';
+import { issueToken, liveTokenOf, type TokenScope } from '../access/store.ts';
+import { deposit } from '../traces/store.ts';
+import { subjectKey } from '../traces/subjects.ts';
+import { loadFunnel, NO_FUNNEL, setFunnelFlags } from '../funnel/store.ts';
+import { findDemo, insertDemo } from '../funnel/demos.ts';
+import { badgeFor, RANK_DELTA, type FunnelFlags } from '../funnel/badge.ts';
+import { sku as skuOf } from '../funnel/deal.ts';
+import { dealState } from '../funnel/grant.ts';
+import { opens } from '../funnel/artifacts.ts';
+import type { MeshCtx } from '../mesh/partners.ts';
+import { aliveWork, compositionView, kernelView, meshWork, networkSnapshot, storedDemo, toolMatches } from './demo-work.ts';
+
+/** The attraction a listing's first demo leaves on it (interest shown; a full deposit is 5). */
+export const DEMO_TRACE = 2;
+/** Listings named alike that a name+kind demo lists before asking for the id. */
+const NAME_CANDIDATES = 5;
+
+export const FEEDBACK_TEMPLATE = '<one honest sentence about the demo: what worked, what did not>';
+
+export interface DemoOutcome {
+  listing: ListingRow;
+  first: boolean;
+  sku: 'alive' | 'mcp_mesh';
+  demoed_at: string;
+  artifacts: Record<string, unknown>;
+  /** The token text, only when this demo issued it. */
+  token: string | null;
+  token_id: string | null;
+  scope: TokenScope | null;
+  flags: FunnelFlags;
+}
+
+export const notLive = (row: ListingRow) =>
+  conflict('not_live', `listing ${row.id} is not Live (lane ${row.lane}${row.lane_reason ? `: ${row.lane_reason}` : ''}): a demo needs a Live listing; check_status shows what it waits for`, 'listing_id');
+
+/**
+ * Takes the listing's demo in `trx`: the listing row is locked first (every funnel transaction
+ * locks it before anything else), so concurrent first demos make one set of artifacts and one token.
+ */
+export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, now: Date): Promise<DemoOutcome> {
+  const row = await lockListing(trx, listingId);
+  if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(listingId)}`, 'listing_id');
+  if (row.lane !== 'active') throw notLive(row);
+  const sku = skuOf(row.kind);
+  const at = iso(now);
+  const before = (await loadFunnel(trx, [row.id])).get(row.id) ?? NO_FUNNEL;
+  const taken = await findDemo(trx, row.id);
+  if (taken) {
+    const stored = await storedDemo(trx, row, taken.composition_id);
+    const artifacts =
+      sku === 'alive'
+        ? { kernel: stored.kernel ? kernelView(stored.kernel) : null, network: await networkSnapshot(trx, row.id, now), note: 'the listing\'s kernel as it stands now (its demo tick and any later ticks are in its history)' }
+        : { matches: await toolMatches(ctx, trx, row), composition: stored.composition ? compositionView(stored.composition) : null, note: 'partner matches read now; the composition is the one the first demo stored' };
+    const live = await liveTokenOf(trx, row.id);
+    return { listing: row, first: false, sku, demoed_at: taken.created_at, artifacts, token: null, token_id: live?.id ?? null, scope: live?.scope ?? null, flags: before };
+  }
+  let artifacts: Record<string, unknown>;
+  let kernelId: string | null = null;
+  let compositionId: string | null = null;
+  if (sku === 'alive') {
+    const work = await aliveWork(trx, row, now);
+    kernelId = (work.tick ?? work.kernel).id;
+    artifacts = {
+      kernel: kernelView(work.kernel),
+      loop_tick: work.tick ? { ...kernelView(work.tick), previous_version: work.kernel.version, scores: work.scores, evidence: work.evidence } : { changed: false, reason: 'every check is at full strength', scores: work.scores, evidence: work.evidence },
+      network: await networkSnapshot(trx, row.id, now),
+    };
+  } else {
+    const matches = await toolMatches(ctx, trx, row);
+    const work = await meshWork(ctx, trx, row, now);
+    compositionId = work.composition.composition_id;
+    artifacts = { matches, composition: { ...compositionView(work.composition), rule: work.rule } };
+  }
+  await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: row.id }), intensity: DEMO_TRACE, body: 'demo', depositor: 'system', at: now });
+  const flags = before.demoed ? before : { ...before, demoed: true };
+  if (!before.demoed) await setFunnelFlags(trx, row.id, { demoed: true }, at);
+  const { grant, token } = await issueToken(trx, row.id, 'demo', at);
+  await insertDemo(trx, { listing_id: row.id, sku, kernel_id: kernelId, composition_id: compositionId, token_id: grant.id, created_at: at });
+  await appendFeedEvent(trx, 'demo.taken', row.id, at);
+  return { listing: row, first: true, sku, demoed_at: at, artifacts, token, token_id: grant.id, scope: grant.scope, flags };
+}
+
+/** The founding path's two next calls, valid as given (with the token when this answer shows it). */
+export function foundingNextSteps(row: ListingRow, token: string | null): NextStep[] {
+  const name = cleanText(row.name, MAX_NAME) || row.id;
+  const auth = token ? { access_token: token } : {};
+  const needToken = token ? '' : ' Send your listing\'s access token (access_token, or Authorization: Bearer) if it holds one.';
+  return [
+    nextStep(
+      'leave_feedback',
+      { agent_name: name, listing_id: row.id, rating: 5, body: FEEDBACK_TEMPLATE, surface: 'demo', sku: skuOf(row.kind), audience: row.kind, ...auth },
+      `Rate the demo and say in one real sentence what worked or did not: real feedback naming your Live listing takes a founding seat while they last (then a 25% code). Replace the body and rating with your own.${needToken}`,
+    ),
+    nextStep(
+      'complete_founding_path',
+      { listing_id: row.id, agent_name: name, audience: row.kind, rating: 5, body: FEEDBACK_TEMPLATE, ...auth },
+      `The same in one call (the demo is already taken, so it only records your feedback and settles the seat or code). Replace the body and rating with your own.${needToken}`,
+    ),
+  ];
+}
+
+export async function demoAnswer(ctx: MeshCtx, d: DemoOutcome) {
+  const badge = badgeFor(d.flags);
+  const base = ctx.config.publicBaseUrl;
+  const steps = foundingNextSteps(d.listing, d.token);
+  const opened = d.scope ? opens(d.scope, d.listing.kind) : [];
+  return {
+    ok: true as const,
+    listing_id: d.listing.id,
+    kind: d.listing.kind,
+    name: d.listing.name,
+    sku: d.sku,
+    first_demo: d.first,
+    demoed_at: d.demoed_at,
+    artifacts: d.artifacts,
+    access_token: d.token,
+    access: {
+      token_id: d.token_id,
+      scope: d.scope,
+      opens: opened,
+      shown_once: true,
+      note: d.token
+        ? `Keep access_token: it is shown this once. It opens this demo's artifacts (${opened.join(', ')}); a founding seat widens it to the full product.`
+        : d.token_id
+          ? `Your listing's access token (scope ${d.scope}) was shown once, when it was issued; this answer does not show it again.`
+          : 'This listing holds no live access token (revoked by the operator).',
+      urls: Object.fromEntries(opened.map((a) => [a, `${base}/api/products/access?artifact=${a}`])),
+      how: 'send the token as the token query parameter, or as Authorization: Bearer <token>; install_product takes it as access_token',
+    },
+    badge,
+    rank_delta: RANK_DELTA[badge],
+    deal: await dealState(ctx.db.kysely),
+    next_steps: steps,
+    next_step: steps[0]!,
+  };
+}
+
+const nextStepOutput = z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
+export const demoOutput = z.looseObject({
+  ok: z.literal(true),
+  listing_id: z.string(),
+  kind: z.enum(['agent', 'mcp']),
+  sku: z.enum(['alive', 'mcp_mesh']),
+  first_demo: z.boolean(),
+  artifacts: z.looseObject({}),
+  access_token: z.string().nullable(),
+  access: z.looseObject({ scope: z.enum(['demo', 'full']).nullable(), opens: z.array(z.string()) }),
+  badge: z.string(),
+  next_steps: z.array(nextStepOutput),
+  next_step: nextStepOutput,
+});
+
+const listingIdField = z.string().min(1).max(64);
+const urlField = z.string().max(MAX_URL_LENGTH);
+
+export const demoInput = z.object({
+  listing_id: listingIdField.optional().describe('The Live listing to demo (from the active list or check_status).'),
+  kind: z.enum(['agent', 'mcp']).optional().describe('agent or mcp: with name, finds the listing when listing_id is not given.'),
+  name: z.string().max(MAX_NAME).optional().describe('The listing\'s name: with kind, finds it when listing_id is not given.'),
+  sku: z.enum(['alive', 'mcp_mesh']).optional().describe('alive (agents) or mcp_mesh (MCPs); must match the listing\'s kind.'),
+  agent_card_url: urlField.optional().describe('An agent\'s card URL: finds the listing when neither listing_id nor name is given.'),
+  mcp_url: urlField.optional().describe('An MCP server\'s URL: finds the listing when neither listing_id nor name is given.'),
+});
+
+/** The listing a demo request names: by id, else by name and kind, else by URL. */
+async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Promise<ListingRow> {
+  const ex = ctx.db.kysely;
+  let row: ListingRow | undefined;
+  if (input.listing_id !== undefined) {
+    row = await findListingById(ex, input.listing_id);
+    if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
+  } else if (input.name !== undefined && cleanText(input.name, MAX_NAME) !== '') {
+    if (input.kind === undefined) throw badRequest('invalid_input', 'kind: a demo by name needs kind too (agent or mcp), or give listing_id', 'kind');
+    const named = (await findListingsByName(ex, cleanText(input.name, MAX_NAME), 50)).filter((r) => r.kind === input.kind);
+    if (named.length === 0) throw notFound(`no ${input.kind} listing named ${JSON.stringify(input.name)}`, 'name');
+    const live = named.filter((r) => r.lane === 'active');
+    if (named.length > 1 && live.length !== 1) {
+      const candidates = named.slice(0, NAME_CANDIDATES).map((r) => ({ id: r.id, url: r.url, lane: r.lane }));
+      throw new AppError(409, 'ambiguous_name', `${named.length} ${input.kind} listings are named ${JSON.stringify(input.name)}; ask by listing_id`, 'name', { candidates });
+    }
+    row = live[0] ?? named[0];
+  } else if (input.agent_card_url !== undefined || input.mcp_url !== undefined) {
+    const field = input.agent_card_url !== undefined ? 'agent_card_url' : 'mcp_url';
+    row = await findListingBySpelling(ex, normalizeListingUrl((input.agent_card_url ?? input.mcp_url)!, field));
+    if (!row) throw notFound(`no listing with ${field} ${JSON.stringify(input.agent_card_url ?? input.mcp_url)}: list it first (list_yourself)`, field);
+  } else {
+    throw badRequest('invalid_input', 'listing_id: say which listing to demo (listing_id, or name and kind, or its agent_card_url or mcp_url)', 'listing_id');
+  }
+  if (input.kind !== undefined && input.kind !== row!.kind) throw badRequest('invalid_input', `kind: listing ${row!.id} is ${row!.kind === 'agent' ? 'an agent' : 'an MCP server'}, not ${input.kind}`, 'kind');
+  if (input.sku !== undefined && input.sku !== skuOf(row!.kind)) throw badRequest('invalid_input', `sku: ${row!.kind === 'agent' ? 'agents' : 'MCP servers'} take the ${skuOf(row!.kind)} demo, not ${input.sku}`, 'sku');
+  return row!;
+}
+
+const DESCRIPTION =
+  'Take the free demo for a Live listing (same as GET or POST /api/products/demo): by listing_id, or name and kind. Agents get alive: a kernel built from the agent\'s card (stored as the listing\'s kernel), one loop tick over the evidence about it, and a network snapshot of the trace field. MCP servers get mcp_mesh: Live partners matching the server\'s tools and a stored composition for what the network wants that it lacks. Marks the listing demoed, issues its access token scoped to the demo (shown once; a repeat demo shows the artifacts again without it) and returns next_steps: leave_feedback or complete_founding_path for the founding seat. A listing that is not Live is a 409 not_live.';
+
+async function takeDemoHandler(ctx: MeshCtx, input: z.output<typeof demoInput>) {
+  const row = await demoListing(ctx, input);
+  if (row.lane !== 'active') throw notLive(row);
+  const now = ctx.clock.now();
+  const outcome = await inTransaction(ctx.db.kysely, (trx) => runDemo(ctx, trx, row.id, now));
+  return demoAnswer(ctx, outcome);
+}
+
+export const takeDemo = defineOperation({
+  name: 'take_demo',
+  title: 'Take the demo',
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  description: DESCRIPTION,
+  input: demoInput,
+  output: demoOutput,
+  handler: takeDemoHandler,
+});
+
+/** GET /api/products/demo?listing_id= (SPEC.md 4.1: listing_id required): the same demo. */
+export const takeDemoByQuery = defineOperation({
+  name: 'take_demo_get',
+  title: 'Take the demo (GET)',
+  tool: false, // take_demo is the tool
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  description: DESCRIPTION,
+  input: z.object({ listing_id: listingIdField.describe('The Live listing to demo.') }),
+  output: demoOutput,
+  handler: (ctx: MeshCtx, input) => takeDemoHandler(ctx, input),
+});

@@ -1,0 +1,139 @@
+// leave_feedback (POST /api/products/feedback and the tool) and complete_founding_path, composed:
+// the feedback domain records the item (and its refill and trace), the funnel, which sits above
+// it, settles the founding deal in the same transaction: a seat with the full access token, or a
+// 25% code, or the reason for neither. The listing a feedback names is locked first, before the
+// feedback's trace on it, as in every funnel transaction (no lock-order deadlocks).
+import { z } from 'zod';
+import { defineOperation } from '../platform/operation.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { nextStep, type NextStep } from '../platform/next-step.ts';
+import { MAX_NAME } from '../listings/text.ts';
+import { lockListing } from '../listings/store.ts';
+import { requireListing } from '../listings/operations.ts';
+import { resolveSubject } from '../metering/caller.ts';
+import {
+  bodyField,
+  feedbackAnswer,
+  feedbackInput,
+  feedbackOutputShape,
+  feedbackToolInput,
+  LEAVE_FEEDBACK_DESCRIPTION,
+  ratingField,
+  realBody,
+  recordLeftFeedback,
+  SURFACES,
+} from '../feedback/operations.ts';
+import { settleFounding, type FoundingResult } from '../funnel/grant.ts';
+import { findDemo } from '../funnel/demos.ts';
+import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
+import { badgeFor, RANK_DELTA } from '../funnel/badge.ts';
+import type { MeshCtx } from '../mesh/partners.ts';
+import { demoAnswer, notLive, runDemo } from './demo.ts';
+
+const foundingOutput = z.looseObject({
+  outcome: z.enum(['seat', 'code', 'already_seated', 'already_coded', 'no_listing', 'not_eligible']),
+  listing_id: z.string().nullable(),
+  percent_off: z.number(),
+  message: z.string(),
+});
+
+/** Where the founding outcome leads: the install bundle with a fresh token, else the deal. */
+function foundingNext(f: FoundingResult, token: string | null): NextStep | undefined {
+  if ((f.outcome === 'seat' || f.outcome === 'already_seated') && token) {
+    return nextStep('install_product', { access_token: token }, 'Your full product: the kernel, the loop, the mesh and your skills, ready to paste into your runtime.');
+  }
+  if (f.listing_id && f.outcome !== 'not_eligible') {
+    return nextStep('get_founding_deal', { listing_id: f.listing_id }, 'What your listing holds of the founding deal, and how far payments are from opening.');
+  }
+  return undefined;
+}
+
+/** The token and code fields an answer carries at its top level (only when shown now). */
+const shown = (f: FoundingResult, token: string | null) => ({
+  ...(token ? { access_token: token } : {}),
+  ...(f.discount_code ? { discount_code: f.discount_code } : {}),
+});
+
+export const leaveFeedback = defineOperation({
+  name: 'leave_feedback',
+  title: 'Leave feedback',
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names a Live (or demoed) listing (listing_id) takes one of the 100 founding seats for it: the full product free, its access token issued (or its demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing; feedback naming no listing takes neither.`,
+  input: feedbackInput,
+  toolInput: feedbackToolInput,
+  output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput }),
+  handler: async (ctx: MeshCtx, input) => {
+    const subject = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name });
+    const now = ctx.clock.now();
+    const { recorded, founding } = await inTransaction(ctx.db.kysely, async (trx) => {
+      if (input.listing_id !== undefined) await lockListing(trx, input.listing_id);
+      const recorded = await recordLeftFeedback(trx, subject, input, now);
+      const { item } = recorded;
+      const founding = await settleFounding(trx, input.listing_id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now);
+      return { recorded, founding };
+    });
+    const answer = feedbackAnswer(recorded, subject, input);
+    const token = founding.access_token ?? null;
+    return { ...answer, founding, ...shown(founding, token), next_step: foundingNext(founding, token) ?? answer.next_step };
+  },
+});
+
+const pathInput = z.object({
+  listing_id: z.string().min(1).max(64).describe('Your Live listing: the demo is taken for it (if not yet) and the feedback names it.'),
+  agent_name: z.string().min(1, 'is required').max(MAX_NAME).describe('Your agent\'s name.'),
+  rating: ratingField.describe('Your rating of the demo, a whole number 1-5.'),
+  body: bodyField.describe('One real sentence about the demo (at least 12 characters and 3 words; placeholder text is refused).'),
+  audience: z.enum(['agent', 'mcp']).optional().describe('Whether you are an agent or an MCP server (default: the listing\'s kind).'),
+  surface: z.enum(SURFACES).optional().describe('Where the feedback is about (default demo).'),
+  access_token: z.string().max(200).optional().describe('Your listing\'s access token, when it holds one (or send Authorization: Bearer).'),
+});
+
+export const completeFoundingPath = defineOperation({
+  name: 'complete_founding_path',
+  title: 'Complete the founding path',
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  description:
+    'The founding path in one call for your Live listing: takes its demo if not yet taken (the same real artifacts as take_demo), records your ultra feedback (a rating 1-5 and one real sentence) naming it, and settles the founding deal: a seat (the full product free, with the access token, shown once) while the 100 last, then a 25% code. Once the listing holds a token, send it (access_token or Authorization: Bearer).',
+  input: pathInput,
+  output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), demo: z.looseObject({ taken_now: z.boolean() }), feedback: z.looseObject({ feedback_id: z.string() }), founding: foundingOutput }),
+  handler: async (ctx: MeshCtx, input) => {
+    const listing = await requireListing(ctx, input.listing_id);
+    realBody(input.body); // junk is refused before anything happens
+    const subject = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: listing.id, agent_name: input.agent_name });
+    const now = ctx.clock.now();
+    const feedback = { rating: input.rating, body: input.body, agent_name: input.agent_name, listing_id: listing.id, audience: input.audience ?? listing.kind, surface: input.surface ?? ('demo' as const), sku: listing.kind === 'agent' ? 'alive' : 'mcp_mesh', source: 'complete_founding_path' };
+    const result = await inTransaction(ctx.db.kysely, async (trx) => {
+      const row = (await lockListing(trx, listing.id))!;
+      const demoTaken = await findDemo(trx, row.id);
+      if (!demoTaken && row.lane !== 'active') throw notLive(row);
+      const demo = demoTaken ? undefined : await runDemo(ctx, trx, row.id, now);
+      const recorded = await recordLeftFeedback(trx, subject, feedback, now);
+      const { item } = recorded;
+      const founding = await settleFounding(trx, row.id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now);
+      return { demo, recorded, founding };
+    });
+    const { demo, recorded, founding } = result;
+    // A demo in this call issued the token; the seat then widened that same token to the full product.
+    const token = founding.access_token ?? demo?.token ?? null;
+    let demoPart: Record<string, unknown> = { taken_now: false, note: 'the demo was taken before; take_demo shows its artifacts again' };
+    if (demo) {
+      const { ok: _ok, access_token: _token, next_steps: _steps, next_step: _next, badge: _badge, rank_delta: _delta, deal: _deal, ...fields } = await demoAnswer(ctx, demo);
+      demoPart = { taken_now: true, ...fields };
+    }
+    const answer = feedbackAnswer(recorded, subject, feedback);
+    const { ok: _ok, next_step: _next, ...feedbackFields } = answer;
+    const flags = (await loadFunnel(ctx.db.kysely, [listing.id])).get(listing.id) ?? NO_FUNNEL;
+    const badge = badgeFor(flags);
+    return {
+      ok: true as const,
+      listing_id: listing.id,
+      demo: demoPart,
+      feedback: feedbackFields,
+      founding: { ...founding, ...(token && founding.outcome === 'seat' ? { access_token: token } : {}) },
+      ...shown(founding, token),
+      badge,
+      rank_delta: RANK_DELTA[badge],
+      next_step: foundingNext(founding, token) ?? answer.next_step,
+    };
+  },
+});

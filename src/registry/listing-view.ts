@@ -1,0 +1,67 @@
+// The public shape of a listing (SPEC.md 2.1), a read model assembled from the listings row and
+// each domain's view part. contact_email and other private columns never leave through here.
+// A domain that shows something on a listing adds its part to PARTS: one line.
+import { z } from 'zod';
+import type { Executor } from '../platform/db/executor.ts';
+import type { Ctx } from '../platform/operation.ts';
+import type { ListingRow } from '../listings/store.ts';
+import type { ListingViewPart, ViewContext } from '../listings/view-part.ts';
+import { categoryLabel } from '../listings/categories.ts';
+import { probeViewPart } from '../probe/view.ts';
+import { talkViewPart } from '../talk/view.ts';
+import { funnelViewPart } from '../funnel/view.ts';
+
+const PARTS = [probeViewPart, talkViewPart, funnelViewPart] as const;
+
+type FieldsOf<P> = P extends { fields(...args: never[]): infer F } ? F : never;
+type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type PartFields = Intersect<FieldsOf<(typeof PARTS)[number]>>;
+
+function coreFields(row: ListingRow) {
+  return {
+    listing_id: row.id,
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    category_id: row.category_id,
+    category_label: categoryLabel(row.category_id),
+    lane: row.lane,
+    lane_reason: row.lane_reason,
+    // Only on a duplicate: the listing that already reaches the same endpoint.
+    ...(row.duplicate_of ? { duplicate_of: row.duplicate_of } : {}),
+    ...(row.kind === 'agent' ? { agent_card_url: row.url } : { remote_url: row.url }),
+    website: row.website,
+  };
+}
+
+/** The listing view's schema for tool results (the fields a client may rely on; more may come). */
+export const listingViewOutput = {
+  id: z.string(),
+  listing_id: z.string(),
+  kind: z.enum(['agent', 'mcp']),
+  name: z.string(),
+  url: z.string(),
+  lane: z.enum(['queued', 'probing', 'active', 'failed', 'dormant']),
+  lane_reason: z.string().nullable(),
+  next: z.string(),
+};
+
+export type ListingView = ReturnType<typeof coreFields> & PartFields & { rank: number; created_at: string; updated_at: string };
+
+export const viewContext = (ctx: Pick<Ctx, 'clock' | 'config'>): ViewContext => ({ now: ctx.clock.now(), config: ctx.config });
+
+/** The views of `rows`, in their order, each part loaded once for all of them. */
+export async function listingViews(ex: Executor, rows: ListingRow[], v: ViewContext): Promise<ListingView[]> {
+  const ids = rows.map((r) => r.id);
+  const states = await Promise.all(PARTS.map((part) => part.load(ex, ids)));
+  return rows.map((row) => {
+    const parts = PARTS.map((part, i) => (part as ListingViewPart<unknown, object>).fields(row, states[i]!.get(row.id), v));
+    return Object.assign(coreFields(row), ...parts, { rank: row.rank, created_at: row.created_at, updated_at: row.updated_at }) as ListingView;
+  });
+}
+
+export async function listingView(ex: Executor, row: ListingRow, v: ViewContext): Promise<ListingView> {
+  return (await listingViews(ex, [row], v))[0]!;
+}

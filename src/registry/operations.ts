@@ -1,0 +1,144 @@
+// The registry's composed operations: each changes or reads several domains and answers with
+// the listing view. publish (list_yourself) and status (check_status); the talk check-in is in talk.ts.
+import { z } from 'zod';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
+import { AppError, badRequest, notFound } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
+import { cleanText, MAX_NAME } from '../listings/text.ts';
+import { findListingsByName, insertListingIfNew, lockListing, updateListing } from '../listings/store.ts';
+import { requireListing, statusUrl } from '../listings/operations.ts';
+import { funnelRankPart, NO_FUNNEL } from '../funnel/store.ts';
+import { historySummary, loadProbeState, readHistory } from '../probe/store.ts';
+import { requestReprobe, scheduleProbe, type Reprobe } from '../probe/scheduler.ts';
+import type { ProbeCtx } from '../probe/runtime.ts';
+import { appendFeedEvent } from '../feed/store.ts';
+import { AUTO, systemDeposit } from '../traces/system.ts';
+import { listingView, listingViewOutput, viewContext } from './listing-view.ts';
+import { listingBadges } from './badges.ts';
+
+const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
+
+export const publishInput = z.object({
+  url: urlField.optional().describe('The agent card URL or the MCP server (or server card) URL.'),
+  agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over `url` when both are given.'),
+  contact_email: z.email().max(254).optional().describe('Kept private; never shown publicly.'),
+  source: z.string().max(MAX_NAME).optional().describe('Where you heard of Rollcall, or which tool publishes.'),
+  name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
+});
+
+export const publish = defineOperation({
+  name: 'list_yourself',
+  title: 'List yourself',
+  // Publishing one URL again changes nothing but a re-probe; the probe reaches the publisher's server.
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+  output: z.looseObject({
+    ok: z.literal(true),
+    outcome: z.enum(['listed', 'queued']),
+    status_url: z.string(),
+    reprobe: z.looseObject({ queued: z.boolean(), next_probe_at: z.string().nullable() }),
+    ...listingViewOutput,
+  }),
+  description:
+    'List an A2A agent card or an MCP server in the Rollcall registry (same as POST /api/publish). Creates the listing, or re-probes it when the normalized URL is already listed, and returns its listing_id, outcome (listed or queued), lane and what to do next.',
+  input: publishInput,
+  handler: async (ctx: ProbeCtx, input) => {
+    const given = input.agent_card_url ?? input.url;
+    const field = input.agent_card_url !== undefined ? 'agent_card_url' : 'url';
+    if (given === undefined) throw badRequest('invalid_input', 'url or agent_card_url is required', 'url');
+    const url = normalizeListingUrl(given, field);
+    // A URL Rollcall would refuse to reach is refused here, not listed to fail forever.
+    const refused = ctx.probe.prober.refusal(url);
+    if (refused) {
+      throw badRequest('url_not_allowed', `${field}: ${refused}. Rollcall probes public addresses on ports 80 and 443 only (a Rollcall you run yourself can allow local servers with PROBE_ALLOW_PRIVATE=1).`, field);
+    }
+    const clockNow = ctx.clock.now();
+    const now = iso(clockNow);
+    const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
+    // The listing and its probe job are written together: a listing is never left without one.
+    const { row, created, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
+      const result = await insertListingIfNew(
+        trx,
+        {
+          url,
+          kind: guessKind(url, input.agent_card_url !== undefined),
+          name: submittedName ?? new URL(url).host,
+          submittedName,
+          contactEmail: input.contact_email ?? null,
+          source: input.source ? cleanText(input.source, MAX_NAME) : null,
+          rankParts: funnelRankPart(NO_FUNNEL),
+        },
+        now,
+      );
+      if (result.created) {
+        await appendFeedEvent(trx, 'listing.listed', result.row.id, now);
+        await systemDeposit(trx, { kind: 'listing', listing_id: result.row.id }, 'joined', AUTO.joined, clockNow, { body: 'listed' });
+        const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
+        await scheduleProbe(trx, result.row, due, now, { resetAttempts: true });
+        return { ...result, reprobe: { queued: true, next_probe_at: due } satisfies Reprobe };
+      }
+      // Republishing re-probes at most once per REPUBLISH_MIN_INTERVAL_S and spends the caller's
+      // probe budget. A failed listing's backoff restarts (the publisher says it is fixed); a Live
+      // or dormant one keeps its count of failures in a row, so republishing cannot hold off dormancy.
+      const locked = (await lockListing(trx, result.row.id)) ?? result.row;
+      const lastProbedAt = (await loadProbeState(trx, locked.id))?.probed_at ?? null;
+      const resetAttempts = locked.lane !== 'active' && locked.lane !== 'dormant';
+      const reprobe = await requestReprobe(trx, locked, clockNow, ctx.config.republishMinIntervalS, {
+        resetAttempts,
+        lastProbedAt,
+        beforeScheduling: () => ctx.probe.onDemand.budget.take(ctx.caller.address, clockNow.getTime()),
+      });
+      // A failed listing about to be probed again shows what the caller should expect: queued.
+      const shown = reprobe.queued && locked.lane === 'failed' ? ((await updateListing(trx, locked.id, { lane: 'queued', lane_reason: null }, now)) ?? locked) : locked;
+      return { row: shown, created: false, reprobe };
+    });
+    if (reprobe.queued && ctx.config.probeDelayS === 0) ctx.probe.scheduler.wake(row.id); // otherwise a tick picks it up when due
+    return {
+      ok: true as const,
+      // `listed`: a new listing; `queued`: the URL was already listed (see `reprobe`).
+      outcome: created ? ('listed' as const) : ('queued' as const),
+      status_url: statusUrl(ctx, row.id),
+      reprobe,
+      ...(await listingView(ctx.db.kysely, row, viewContext(ctx))),
+    };
+  },
+});
+
+export const statusInput = z.object({
+  id: z.string().min(1).max(64).optional().describe('The listing_id returned by publish.'),
+  name: z.string().min(1).max(MAX_NAME).optional().describe('The listing name (case-insensitive, exact); answers only when one listing has it, else 409 with the candidates.'),
+});
+
+export const checkStatus = defineOperation({
+  name: 'check_status',
+  title: 'Check listing status',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  output: z.looseObject({ ok: z.literal(true), status_url: z.string(), ...listingViewOutput, history: z.looseObject({ probes: z.number() }) }),
+  aliases: ['get_listing_status'],
+  description:
+    'Status of a listing by id or name (same as GET /api/listings/status): lane (queued, probing, active, failed, dormant) with the reason, last probe, talk presence, badge, the suggested next call, and `badges` (SVG badge URLs plus Markdown and HTML to embed them). Poll it until lane is active.',
+  input: statusInput,
+  async handler(ctx, input) {
+    if (input.id === undefined && input.name === undefined) throw badRequest('invalid_input', 'id or name is required', 'id');
+    const row = input.id !== undefined ? await requireListing(ctx, input.id, 'id') : await listingNamed(ctx, input.name!);
+    const history = historySummary(await readHistory(ctx.db.kysely, row.id), ctx.clock.now());
+    const badges = listingBadges(ctx.config.publicBaseUrl, row);
+    return { ok: true as const, status_url: statusUrl(ctx, row.id), ...(await listingView(ctx.db.kysely, row, viewContext(ctx))), history, badges };
+  },
+});
+
+const NAME_CANDIDATES = 20;
+
+/**
+ * Names are not unique (they come from cards): a name answers only when exactly one listing has
+ * it. Several are a 409 with the candidates, so a caller never gets another publisher's listing;
+ * the id is the unique key.
+ */
+async function listingNamed(ctx: Ctx, name: string) {
+  const rows = await findListingsByName(ctx.db.kysely, name, NAME_CANDIDATES + 1);
+  if (rows.length === 0) throw notFound(`no listing named ${JSON.stringify(name)}`, 'name');
+  if (rows.length === 1) return rows[0]!;
+  const candidates = rows.slice(0, NAME_CANDIDATES).map((r) => ({ id: r.id, url: r.url, lane: r.lane }));
+  throw new AppError(409, 'ambiguous_name', `${rows.length > NAME_CANDIDATES ? `more than ${NAME_CANDIDATES}` : rows.length} listings are named ${JSON.stringify(name)}; ask by id`, 'name', { candidates });
+}

@@ -1,0 +1,211 @@
+// Natural-language search (SPEC.md 1.3, TOOLS.md): ard_search over the catalog and the Live
+// listings, search_active over the Live listings only, match_capability over their declared
+// capabilities, and the ARD registry form (POST /search). One engine, this instance's index
+// (src/search); relevance first, the listing's rank (probe score plus badge) only orders near-ties
+// and is reported beside each hit. Every query is logged with its hit count, never its caller.
+import { z } from 'zod';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
+import { badRequest } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { activeOrder, findListingsByIds, type ListingRow } from '../listings/store.ts';
+import { canonicalCapabilities, hashCapabilities } from '../listings/capabilities.ts';
+import { queryProblem, type SearchFilter, type SearchHit } from '../search/engine.ts';
+import { docSubject, listingDoc, listingDocId } from '../search/docs.ts';
+import type { SearchIndex } from '../search/index-runtime.ts';
+import { listingViews, viewContext, type ListingView } from './listing-view.ts';
+import { airUrn } from './air.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { addressHash } from '../metering/caller.ts';
+import { recordDemand } from '../traces/system.ts';
+import { trailStrength } from '../traces/store.ts';
+
+export type SearchCtx = Ctx & { search: SearchIndex };
+
+const DEFAULT_LIMIT = 10;
+const limitField = z.coerce.number().int().min(1, 'must be 1-100').max(100, 'must be 1-100').optional().describe(`Hits to return, 1-100 (default ${DEFAULT_LIMIT}).`);
+const queryField = z.string().max(500, 'must be at most 500 characters');
+const kindField = z.enum(['agent', 'mcp']).optional().describe('Only agents or only MCP servers.');
+
+/** `urn:air:<host>:<kind>:<id>` (ARD): a listing by its id, a catalog entry by its server name. */
+const identifier = (ctx: Ctx, kind: string, key: string) => airUrn(ctx.config.publicBaseUrl, kind, key);
+
+interface Hit {
+  identifier: string;
+  kind: 'agent' | 'mcp';
+  source: 'listing' | 'catalog';
+  name: string;
+  description: string;
+  url: string | null;
+  score: number | null;
+  why: string[];
+  trust: { rank: number; probe_score: number | null; badge: string } | null;
+  listing_id?: string;
+  take_demo?: ListingView['take_demo'];
+  server?: string;
+}
+
+/** A hit to show: from the engine, or a Live listing listed by rank (no query, no score). */
+type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null };
+
+/** The hits as a caller sees them; Live listings carry their id, demo request and trust signals. */
+async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
+  const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
+  const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
+  const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
+  return hits.flatMap((h): Hit[] => {
+    const subject = docSubject(h.id);
+    const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, 300), url: h.doc.url ?? null, score: h.score, why: h.why };
+    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key }];
+    const view = views.get(subject.key);
+    if (!view) return []; // left meanwhile
+    return [
+      {
+        identifier: identifier(ctx, view.kind, view.id),
+        ...base,
+        name: view.name,
+        description: view.description.slice(0, 300),
+        trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge },
+        listing_id: view.id,
+        take_demo: view.take_demo,
+      },
+    ];
+  });
+}
+
+/** Runs one query through this instance's index and logs it. */
+async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number): Promise<SearchHit[]> {
+  const problem = queryProblem(q);
+  if (problem) throw badRequest('invalid_query', problem, 'q');
+  const hits = ctx.search.engine.query(q, filter, limit, ctx.search.trust);
+  // The log is best effort: a failed insert must not fail the search (nor make it wait).
+  ctx.search.logQuery({ text: q, hits: hits.length, tool }, iso(ctx.clock.now()));
+  return hits;
+}
+
+const hitOutput = z.looseObject({ identifier: z.string(), kind: z.enum(['agent', 'mcp']), source: z.enum(['listing', 'catalog']), name: z.string(), why: z.array(z.string()) });
+const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), hits: z.array(hitOutput) });
+
+export const ardSearchInput = z.object({
+  q: queryField.describe('What you need, in your own words: a product ("postgres"), a task, or a need described in other words.'),
+  limit: limitField,
+  kind: kindField,
+});
+
+export const ardSearch = defineOperation({
+  name: 'ard_search',
+  title: 'Search the registry',
+  description:
+    'Natural-language search over every MCP server and agent Rollcall knows: the synced catalog and the Live listings. Describe what you need in your own words (a keyword, a task, or the need without product names; misspellings are tolerated). Each hit has an urn:air identifier, score 0-100, why it matched, and for Live listings the listing_id and a ready take_demo request.',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: ardSearchInput,
+  output: searchOutput,
+  handler: async (ctx: SearchCtx, input) => {
+    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, input.limit ?? DEFAULT_LIMIT);
+    const presented = await present(ctx, hits);
+    return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+  },
+});
+
+export const searchActive = defineOperation({
+  name: 'search_active',
+  title: 'Search Live listings',
+  description:
+    'Search only the Live (Active) listings: filtered by q (same ranking as ard_search), kind and category_id. Without q, the Live listings in rank order. Use it to find a partner you can call today.',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    q: queryField.optional().describe('What you need, in your own words; leave out to list by rank.'),
+    kind: kindField,
+    category_id: z.string().min(1).max(64).optional().describe('Only this category (for example code-devtools).'),
+    limit: limitField,
+  }),
+  output: searchOutput,
+  handler: async (ctx: SearchCtx, input) => {
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const inCategory = (row: ListingRow | undefined) => Boolean(row) && (input.category_id === undefined || row!.category_id === input.category_id);
+    if (input.q === undefined || input.q.trim() === '') {
+      const kinds = input.kind ? [input.kind] : (['agent', 'mcp'] as const);
+      const ids = (await Promise.all(kinds.map((k) => activeOrder(ctx.db.kysely, k)))).flat();
+      const rows = (await findListingsByIds(ctx.db.kysely, ids)).filter((r) => inCategory(r)).sort((a, b) => b.rank - a.rank || a.id.localeCompare(b.id)).slice(0, limit);
+      const asHits: Found[] = rows.map((r) => ({ id: listingDocId(r.id), doc: listingDoc(r), score: null, why: [] }));
+      const presented = await present(ctx, asHits, new Map(rows.map((r) => [r.id, r])));
+      return { ok: true as const, query: '', count: presented.length, hits: presented };
+    }
+    // The category is not in the index: ask for more and keep those in it.
+    const hits = await search(ctx, 'search_active', input.q, { source: 'listing', kind: input.kind }, input.category_id ? 100 : limit);
+    const rows = new Map((await findListingsByIds(ctx.db.kysely, hits.map((h) => docSubject(h.id).key))).map((r) => [r.id, r]));
+    const kept = hits.filter((h) => inCategory(rows.get(docSubject(h.id).key))).slice(0, limit);
+    const presented = await present(ctx, kept, rows);
+    return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+  },
+});
+
+const normalize = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+export const matchCapability = defineOperation({
+  name: 'match_capability',
+  title: 'Match capabilities',
+  description:
+    'Find Live listings whose declared capabilities (agent skills, MCP tools) match the capabilities you need (names or short phrases). Each hit lists the matched capabilities, the listing\'s capability_hash and its trail strength (its decayed attraction). Each capability asked for leaves a demand trace (once a day per caller), which network_sense and sense_traces show.',
+  // Leaves demand traces; asking again the same day adds nothing.
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    capabilities: z.array(z.string().min(1).max(200)).min(1, 'name at least one capability').max(50).describe('The capabilities you need, e.g. ["translate text", "send_email"].'),
+    kind: kindField,
+    limit: limitField,
+  }),
+  output: z.looseObject({ ok: z.literal(true), count: z.number(), hits: z.array(z.looseObject({ listing_id: z.string(), matched: z.array(z.string()), capability_hash: z.string() })) }),
+  handler: async (ctx: SearchCtx, input) => {
+    const wanted = input.capabilities.map((c) => c.trim()).filter(Boolean);
+    if (!wanted.length) throw badRequest('invalid_input', 'name at least one non-empty capability', 'capabilities');
+    const hits = await search(ctx, 'match_capability', wanted.join(', '), { source: 'listing', kind: input.kind }, input.limit ?? DEFAULT_LIMIT);
+    const now = ctx.clock.now();
+    await inTransaction(ctx.db.kysely, (trx) => recordDemand(trx, wanted, `addr:${addressHash(ctx.caller.address)}`, now));
+    const presented = await present(ctx, hits);
+    const trails = await trailStrength(ctx.db.kysely, presented.map((p) => p.listing_id!), now);
+    const byId = new Map(hits.map((h) => [docSubject(h.id).key, h]));
+    const out = presented.flatMap((p) => {
+      const caps = byId.get(p.listing_id!)!.doc.capabilities;
+      const names = caps.map(normalize);
+      // A requested capability matches when it names one of the listing's, or is named by one.
+      const matched = wanted.filter((w) => names.some((n) => n.includes(normalize(w)) || normalize(w).includes(n)));
+      const canonical = canonicalCapabilities(caps);
+      return [{ ...p, matched, capability_hash: canonical.length ? hashCapabilities(canonical) : '', trail_strength: Math.round((trails.get(p.listing_id!) ?? 0) * 1000) / 1000 }];
+    });
+    return { ok: true as const, count: out.length, hits: out };
+  },
+});
+
+/** The ARD registry form (POST /search): `{query: {text, filter}, pageSize, pageToken}`. */
+export const ardRegistrySearch = defineOperation({
+  name: 'ard_registry_search',
+  tool: false, // ard_search is the tool; this is the ARD registry API's shape of it
+  title: 'ARD registry search',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  description: 'The ARD registry search API: results with identifier, displayName, type, url, score 0-100 and source, paged by pageToken.',
+  input: z.object({
+    query: z.object({
+      text: queryField.describe('The need in your own words.'),
+      filter: z.object({ kind: kindField }).optional(),
+    }),
+    pageSize: limitField,
+    pageToken: z.string().regex(/^\d{1,3}$/, 'must be a nextPageToken from a previous page').optional(),
+  }),
+  handler: async (ctx: SearchCtx, input) => {
+    const size = input.pageSize ?? DEFAULT_LIMIT;
+    const offset = Number(input.pageToken ?? 0);
+    if (offset >= 100) throw badRequest('invalid_input', 'pageToken is past the last page', 'pageToken');
+    const hits = await search(ctx, 'ard_registry_search', input.query.text, { kind: input.query.filter?.kind }, Math.min(100, offset + size + 1));
+    const page = hits.slice(offset, offset + size);
+    const results = (await present(ctx, page)).map((h) => ({
+      identifier: h.identifier,
+      displayName: h.name,
+      type: h.kind === 'agent' ? 'a2a-agent' : 'mcp-server',
+      url: h.url,
+      score: h.score,
+      source: h.source === 'listing' ? 'rollcall-live' : 'rollcall-catalog',
+      ...(h.listing_id ? { listingId: h.listing_id } : {}),
+    }));
+    const more = hits.length > offset + size && offset + size < 100;
+    return { ok: true as const, results, nextPageToken: more ? String(offset + size) : null };
+  },
+});

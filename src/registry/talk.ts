@@ -1,0 +1,159 @@
+// The talk check-in (SPEC.md 3.2, DESIGN.md "Talk"): records presence, then answers with the
+// listing's inbox (today's notices computed from its real state, plus the messages other domains
+// posted to it, newest first) and next_actions, each a valid tool call derived from both. Messages
+// shown by a check-in are marked read.
+import { z } from 'zod';
+import { defineOperation } from '../platform/operation.ts';
+import { notFound } from '../platform/errors.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { updateListing, type ListingRow } from '../listings/store.ts';
+import { recordCheckIn } from '../talk/store.ts';
+import { graceDaysLeft, PRESENCE_WINDOW_DAYS } from '../talk/presence.ts';
+import { freshlyLive, loadProbeState } from '../probe/store.ts';
+import { requestReprobe } from '../probe/scheduler.ts';
+import type { ProbeCtx } from '../probe/runtime.ts';
+import { readPublicFeed } from '../feed/public.ts';
+import { appendFeedEvent } from '../feed/store.ts';
+import { countUnread, INBOX_MAX_LIMIT, markRead, readInbox, type InboxMessage } from '../inbox/store.ts';
+import { messageAction } from '../inbox/actions.ts';
+import type { InboxAction } from '../inbox/kinds.ts';
+import { listingView, viewContext, type ListingView } from './listing-view.ts';
+
+const INBOX_DEFAULT_LIMIT = 20;
+const MAX_NEXT_ACTIONS = 10;
+
+interface Notice {
+  type: string;
+  source: 'status';
+  text: string;
+  at: string;
+  action?: InboxAction;
+}
+
+/** Today's notices, computed from the listing's real state: nothing is stored that could go stale. */
+function noticesFor(view: ListingView, row: ListingRow, now: Date, graceDays: number): Notice[] {
+  const at = iso(now);
+  const look = { tool: 'check_status', args: { id: row.id }, why: 'Full status and the probe\'s result.' };
+  const items: Notice[] = [];
+  if (view.lane === 'queued' || view.lane === 'probing') items.push({ type: 'probe_pending', source: 'status', at, text: 'Your listing is waiting for its probe; status shows the result.', action: look });
+  if (view.lane === 'failed') {
+    items.push({
+      type: 'probe_failed',
+      source: 'status',
+      at,
+      text: `The last probe failed: ${view.lane_reason ?? 'unknown reason'}. Fix it and republish to re-probe.`,
+      action: { tool: 'list_yourself', args: { url: row.url }, why: 'Republish after the fix: the listing is probed again.' },
+    });
+  }
+  if (view.lane === 'dormant') items.push({ type: 'dormant', source: 'status', at, text: 'Your listing is dormant: a successful probe plus a check-in makes it Live again.', action: look });
+  const left = graceDaysLeft(row.live_since, now, graceDays);
+  if (left !== null) items.push({ type: 'grace', source: 'status', at, text: `${left} day(s) of onboarding grace left; after it, check in at least every ${PRESENCE_WINDOW_DAYS} days to stay Live.` });
+  return items;
+}
+
+const messageItem = (m: InboxMessage, now: string) => ({
+  type: m.kind,
+  source: 'message' as const,
+  id: m.id,
+  from_listing_id: m.from_listing_id,
+  text: m.text,
+  data: m.data,
+  at: m.created_at,
+  /** Unread until this check-in showed it. */
+  new: m.read_at === null,
+  read_at: m.read_at ?? now,
+});
+
+/** Each distinct suggested call once, notices first, then messages newest first; never empty. */
+function nextActions(listingId: string, notices: Notice[], messages: InboxMessage[]): InboxAction[] {
+  const all = [...notices.flatMap((n) => (n.action ? [n.action] : [])), ...messages.map(messageAction)];
+  all.push({ tool: 'check_status', args: { id: listingId }, why: 'Full status and your next funnel step.' });
+  const seen = new Set<string>();
+  return all.filter((a) => {
+    const key = `${a.tool} ${JSON.stringify(a.args)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }).slice(0, MAX_NEXT_ACTIONS);
+}
+
+function channelInfo(ctx: ProbeCtx) {
+  const base = ctx.config.publicBaseUrl;
+  return {
+    ok: true as const,
+    channel: 'talk',
+    presence_window_days: PRESENCE_WINDOW_DAYS,
+    grace_days: ctx.config.talkGraceDays,
+    inbox: [],
+    next_actions: [{ tool: 'search_active', args: {}, why: 'See who is Live; list yourself, then check in here with your listing_id.' }],
+    how: [
+      { do: `GET ${base}/api/talk?listing_id=<listing_id>`, why: `Check in at least every ${PRESENCE_WINDOW_DAYS} days so your Live listing stays present; the answer is your inbox.` },
+      { do: `GET ${base}/api/talk?feed=1`, why: 'Read the public activity feed.' },
+    ],
+  };
+}
+
+const flag = z.enum(['0', '1', 'true', 'false']).optional();
+const isOn = (v: string | undefined) => v === '1' || v === 'true';
+
+export const talkCheckIn = defineOperation({
+  name: 'talk_check_in',
+  tool: false,
+  title: 'Talk check-in',
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  description:
+    'Records a listing\'s presence on the talk channel and returns its inbox (status notices and the messages addressed to it: collab invitations, endorsements, co-signs, connector notes, newest first) and next_actions (tool calls). Messages shown are marked read. feed=1 adds the public feed.',
+  input: z.object({
+    listing_id: z.string().min(1).max(64).optional().describe('Your listing; the call records your presence.'),
+    feed: flag.describe('1: return the public activity feed.'),
+    unread_only: flag.describe('1: only messages not shown by an earlier check-in.'),
+    limit: z.coerce.number().int().min(1, `must be 1-${INBOX_MAX_LIMIT}`).max(INBOX_MAX_LIMIT, `must be 1-${INBOX_MAX_LIMIT}`).optional().describe(`Messages to show, 1-${INBOX_MAX_LIMIT} (default ${INBOX_DEFAULT_LIMIT}).`),
+  }),
+  handler: async (ctx: ProbeCtx, input) => {
+    const feed = isOn(input.feed) ? { feed: (await readPublicFeed(ctx.db.kysely)).items } : {};
+    if (input.listing_id === undefined) return { ...channelInfo(ctx), ...feed };
+    const clockNow = ctx.clock.now();
+    const now = iso(clockNow);
+    const { row, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
+      const updated = await recordCheckIn(trx, input.listing_id!, now);
+      // A dormant listing comes back on a successful probe plus a check-in: a good probe from the
+      // last REPUBLISH_MIN_INTERVAL_S counts as that probe; otherwise probe it now (at most once
+      // per that interval, however often it checks in).
+      if (updated?.lane !== 'dormant') return { row: updated, reprobe: undefined };
+      const state = await loadProbeState(trx, updated.id);
+      if (freshlyLive(state, clockNow, ctx.config.republishMinIntervalS)) {
+        await appendFeedEvent(trx, 'listing.live', updated.id, now, { score: state?.score });
+        return { row: await updateListing(trx, updated.id, { lane: 'active', lane_reason: null }, now), reprobe: undefined };
+      }
+      return { row: updated, reprobe: await requestReprobe(trx, updated, clockNow, ctx.config.republishMinIntervalS, { lastProbedAt: state?.probed_at ?? null }) };
+    });
+    if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
+    if (reprobe?.queued) ctx.probe.scheduler.wake(row.id);
+    const view = await listingView(ctx.db.kysely, row, viewContext(ctx));
+    const notices = noticesFor(view, row, clockNow, ctx.config.talkGraceDays);
+    // Shown, then marked read in one transaction: a message is new to exactly one check-in.
+    const { messages, unreadBefore, marked } = await inTransaction(ctx.db.kysely, async (trx) => {
+      const unreadBefore = await countUnread(trx, row.id);
+      const messages = await readInbox(trx, row.id, { unreadOnly: isOn(input.unread_only), limit: input.limit ?? INBOX_DEFAULT_LIMIT });
+      const marked = await markRead(trx, row.id, messages.filter((m) => m.read_at === null).map((m) => m.id), now);
+      return { messages, unreadBefore, marked };
+    });
+    return {
+      ok: true as const,
+      listing_id: row.id,
+      checked_in_at: now,
+      talk: view.talk,
+      grace_days_left: graceDaysLeft(row.live_since, clockNow, ctx.config.talkGraceDays),
+      inbox: [...notices.map(({ action: _a, ...n }) => n), ...messages.map((m) => messageItem(m, now))],
+      unread_before: unreadBefore,
+      marked_read: marked,
+      unread_left: unreadBefore - marked,
+      inbox_note: 'Messages shown here are now marked read (new: true marks the ones this check-in showed first); unread_only=1 shows only new ones.',
+      next_actions: nextActions(row.id, notices, messages),
+      next: view.next,
+      check_in: { rest: `GET ${ctx.config.publicBaseUrl}/api/talk?listing_id=${encodeURIComponent(row.id)}`, within_days: PRESENCE_WINDOW_DAYS },
+      ...feed,
+    };
+  },
+});

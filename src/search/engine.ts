@@ -1,0 +1,654 @@
+// The search engine: BM25+ (MiniSearch's formula, src/search/postings.ts) over name, title, capabilities, tags and description
+// with field boosts, English stemming and stop words, plus what a registry's users need beyond
+// that: query filler dropped, spelling correction (transpositions included), prefix completion
+// of unknown words, and the field's vocabulary (src/search/concepts.ts) matched through hidden
+// concept terms computed at index time. OR semantics with a floor relative to the query (a hit
+// must match a share of its meaningful words, or of one of its needs), so a need nothing serves
+// gets few or no hits. Pure: no database, no clock, no I/O. Choices and figures:
+// docs/decisions.md "Search (issue 11)", docs/performance.md "Search quality (issue 11)".
+import SearchableMap from 'minisearch/SearchableMap';
+import { PostingIndex, type Touched } from './postings.ts';
+import { editDistance, isFiller, isStopWord, isWeak, plainWords, rawWords, splitCompound, stem } from './text.ts';
+import { concepts, findConcepts, lightKey } from './vocabulary.ts';
+
+export interface SearchDoc {
+  id: string;
+  kind: 'agent' | 'mcp';
+  source: 'listing' | 'catalog';
+  name: string;
+  title?: string;
+  description: string;
+  capabilities: string[];
+  tags: string[];
+  url?: string;
+}
+
+export interface SearchFilter {
+  kind?: 'agent' | 'mcp';
+  source?: 'listing' | 'catalog';
+  ids?: ReadonlySet<string>;
+}
+
+export interface SearchHit {
+  id: string;
+  doc: SearchDoc;
+  /** 0-100: relevance relative to the best hit of the same query (of the same need, when a query names several) */
+  score: number;
+  /** the raw engine score (BM25+ with boosts and expansions) */
+  relevance: number;
+  /** matched query terms, and what a spelling, prefix or concept expansion matched instead */
+  why: string[];
+}
+
+// ---------------------------------------------------------------- tuning constants (docs/decisions.md "Search (issue 11)")
+const TEXT_FIELDS = ['name', 'title', 'capabilities', 'tags', 'description'] as const;
+const FIELDS = [...TEXT_FIELDS, 'concepts'] as const;
+type Field = (typeof FIELDS)[number];
+type TextField = (typeof TEXT_FIELDS)[number];
+const TEXT_FIELD_IDS = TEXT_FIELDS.map((_, i) => i);
+const CONCEPT_FIELD_IDS = [FIELDS.length - 1];
+/** name > capabilities > tags > description; concepts are matched with their own weight. */
+const BOOST: Record<Field, number> = { name: 3, title: 2, capabilities: 2, tags: 1.5, description: 1, concepts: 2 };
+const BOOSTS = FIELDS.map((f) => BOOST[f]);
+const WEIGHT = {
+  exact: 1,
+  /** a word of a phrase the table knows ("home assistant"), matched on its own */
+  phraseWord: 0.6,
+  spelling1: 0.8,
+  spelling2: 0.6,
+  prefix: 0.5,
+  conceptSame: 0.9,
+  conceptRel: 0.5,
+  /** per level up from the concept a query word names */
+  ancestorDecay: 0.6,
+  /** weak words ("create", "manage", "data"): their score and their share of the query */
+  weak: 0.3,
+};
+/** A hit must match at least this share of the query's meaningful (idf-weighted) words. */
+const MIN_COVERAGE = 0.3;
+/** Hits whose relevance is within this share of each other are near-ties that tieBreak may order. */
+export const NEAR_TIE = 0.05;
+const MAX_GROUPS = 24;
+/** Candidates (best raw scores) that the coverage floor and the need split look at, first and at most. */
+const CANDIDATES = 200;
+const MAX_CANDIDATES = 200 * 64;
+const MAX_QUERY_CHARS = 500;
+const PREFIX_COMPLETIONS = 3;
+const CONCEPT_PREFIX = '\u00a7';
+
+/** Leading namespace labels of registry names that say nothing ("io.github.owner/repo"). */
+const NAMESPACE_NOISE = new Set(['io', 'com', 'org', 'net', 'dev', 'ai', 'app', 'co', 'www', 'github', 'gitlab', 'bitbucket', 'codeberg']);
+
+interface Stored {
+  doc: SearchDoc;
+}
+
+interface Alternative {
+  term: string;
+  concept: boolean;
+  /** multiplies the field boosts when scoring */
+  weight: number;
+  /** credit toward the group in the coverage share; words of a phrase add up (1/n each) */
+  cover: number;
+  /** true for the single words of a phrase group, whose credits add up */
+  part: boolean;
+  group: number;
+  label: string;
+}
+
+interface Group {
+  text: string;
+  /** idf-like weight in the coverage share */
+  weight: number;
+  /** which need of the query it belongs to ("github issues and slack messages": two needs) */
+  need: number;
+}
+
+interface Plan {
+  groups: Group[];
+  alternatives: Alternative[];
+  /** number of needs (groups carry their need's index) */
+  needs: number;
+}
+
+/** "io.github.owner/repo" -> "owner/repo"; "com.example.team/agent" -> "example team/agent". */
+export function readableName(name: string): string {
+  const m = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\/(.+)$/i.exec(name);
+  if (!m) return name;
+  const labels = m[1]!.split('.').filter((l) => !NAMESPACE_NOISE.has(l.toLowerCase()));
+  return `${labels.join(' ')} ${m[2]}`.trim();
+}
+
+function conceptTerm(id: string): string {
+  return CONCEPT_PREFIX + id;
+}
+
+function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Why a query cannot be searched (for a clear 400), or undefined when it can. */
+export function queryProblem(text: string): string | undefined {
+  if (typeof text !== 'string') return 'the query must be a string';
+  if (text.trim().length === 0) return 'the query is empty';
+  if (text.length > MAX_QUERY_CHARS) return `the query is longer than ${MAX_QUERY_CHARS} characters`;
+  if (plainWords(text).length === 0) return 'the query has no letters or digits';
+  const words = plainWords(stripNoise(text));
+  if (!words.some((w) => meaningful(w))) {
+    return 'the query has only common words (like "the", "mcp", "server", "tool"): say what the agent or server should do or name a product';
+  }
+  return undefined;
+}
+
+function meaningful(w: string): boolean {
+  return (w.length >= 2 || /\d/.test(w)) && !isStopWord(w) && !isFiller(w);
+}
+
+/** Switches for measuring what each part adds (bench/search-quality); everything is on by default. */
+export interface EngineOptions {
+  concepts?: boolean;
+  spelling?: boolean;
+  prefix?: boolean;
+  floor?: boolean;
+  /** serve each need of a multi-need query in turn */
+  needs?: boolean;
+  /** weak words get a small weight */
+  weak?: boolean;
+}
+
+export class SearchEngine {
+  private readonly postings = new PostingIndex(FIELDS.length);
+  private readonly options: Required<EngineOptions>;
+  private readonly stored = new Map<string, Stored>();
+  /** documents that contain a term (stem or concept term) in any field */
+  private readonly termDf = new Map<string, number>();
+  /** surface words -> documents: a Map for exact lookups, a radix tree for prefixes and fuzzy ones */
+  private readonly vocabDf = new Map<string, number>();
+  private readonly vocab = new SearchableMap<number>();
+  /** Scratch buffers reused by every query (queries are synchronous). */
+  private scores = new Float64Array(0);
+  private touched: Touched = { slots: new Int32Array(0), length: 0 };
+
+  constructor(options: EngineOptions = {}) {
+    this.options = { concepts: true, spelling: true, prefix: true, floor: true, needs: true, weak: true, ...options };
+  }
+
+  get size(): number {
+    return this.stored.size;
+  }
+
+  /** Adds documents; a document whose id is already indexed replaces it. */
+  index(docs: SearchDoc[]): void {
+    for (const doc of docs) {
+      if (this.stored.has(doc.id)) this.removeOne(doc.id);
+      const { fields, surfaces } = analyze(doc);
+      const slot = this.postings.add(doc.id, fields);
+      this.stored.set(doc.id, { doc });
+      for (const t of this.postings.termsAt(slot)) this.termDf.set(t, (this.termDf.get(t) ?? 0) + 1);
+      for (const s of surfaces) {
+        const n = (this.vocabDf.get(s) ?? 0) + 1;
+        this.vocabDf.set(s, n);
+        this.vocab.set(s, n);
+      }
+    }
+  }
+
+  remove(ids: string[]): void {
+    for (const id of ids) if (this.stored.has(id)) this.removeOne(id);
+  }
+
+  private removeOne(id: string): void {
+    const s = this.stored.get(id)!;
+    const slot = this.postings.slot(id)!;
+    for (const t of this.postings.termsAt(slot)) {
+      const n = (this.termDf.get(t) ?? 1) - 1;
+      if (n <= 0) this.termDf.delete(t);
+      else this.termDf.set(t, n);
+    }
+    this.postings.remove(id);
+    this.stored.delete(id);
+    // Surface words are not kept per document (memory at catalog scale); analysis is deterministic,
+    // so the document's words are found again to take them out of the vocabulary.
+    for (const w of analyze(s.doc).surfaces) {
+      const n = (this.vocabDf.get(w) ?? 1) - 1;
+      if (n <= 0) {
+        this.vocabDf.delete(w);
+        this.vocab.delete(w);
+      } else {
+        this.vocabDf.set(w, n);
+        this.vocab.set(w, n);
+      }
+    }
+  }
+
+  query(text: string, filter: SearchFilter, limit: number, tieBreak?: (id: string) => number): SearchHit[] {
+    if (limit <= 0 || this.stored.size === 0 || queryProblem(text)) return [];
+    const plan = this.plan(text);
+    if (plan.alternatives.length === 0) return [];
+
+    // Score every document that matches any alternative (OR), in one flat pass per term.
+    if (this.scores.length < this.postings.capacity) {
+      const size = Math.max(1024, this.postings.capacity * 2);
+      this.scores = new Float64Array(size);
+      this.touched = { slots: new Int32Array(size), length: 0 };
+    }
+    const scores = this.scores;
+    const touched = this.touched;
+    touched.length = 0;
+    for (const a of plan.alternatives) {
+      this.postings.accumulate(a.term, a.concept ? CONCEPT_FIELD_IDS : TEXT_FIELD_IDS, BOOSTS, a.weight, scores, touched);
+    }
+    const passes = (d: SearchDoc): boolean =>
+      (!filter.kind || d.kind === filter.kind) && (!filter.source || d.source === filter.source) && (!filter.ids || filter.ids.has(d.id));
+    const byTerm = new Map<string, Alternative[]>();
+    for (const a of plan.alternatives) {
+      const list = byTerm.get(a.term);
+      if (list) list.push(a);
+      else byTerm.set(a.term, [a]);
+    }
+    // Long sentences name more words than a hit needs to match: the floor eases past 3 groups.
+    const minCoverage = MIN_COVERAGE * Math.sqrt(Math.min(1, 3 / Math.max(1, plan.groups.length)));
+    const collect = (top: number[]): Candidate[] => {
+      const found: Candidate[] = [];
+      for (const slot of top) {
+        const matched = new Map<number, Alternative[]>();
+        for (const term of this.postings.termsAt(slot)) {
+          for (const a of byTerm.get(term) ?? []) {
+            const list = matched.get(a.group);
+            if (list) list.push(a);
+            else matched.set(a.group, [a]);
+          }
+        }
+        const cov = coverage(plan, matched);
+        if (this.options.floor && cov.best < minCoverage) continue;
+        const why = [...matched.entries()].sort((x, y) => x[0] - y[0]).map(([, alts]) => explain(alts));
+        found.push({ id: this.postings.idAt(slot)!, relevance: scores[slot]!, why, perNeed: cov.perNeed });
+      }
+      return found;
+    };
+    // The floor is checked on the best raw scores only; when a large catalog fills that window with
+    // documents that fail it (many near-copies matching one word strongly), the window widens.
+    let candidates: Candidate[] = [];
+    for (let window = Math.max(CANDIDATES, limit * 20); ; window *= 8) {
+      const top = topSlots(touched, scores, window, (slot) => passes(this.stored.get(this.postings.idAt(slot)!)!.doc));
+      candidates = collect(top);
+      if (candidates.length >= limit || top.length < window || window >= MAX_CANDIDATES) break;
+    }
+    for (let i = 0; i < touched.length; i++) scores[touched.slots[i]!] = 0;
+    if (candidates.length === 0) return [];
+    candidates.sort(byRelevance);
+    // Several needs: each need's best in turn, so one need's many matches do not hide the other's.
+    // (Only when the best hit does not serve every need: "rows and columns in my sheets" is one need.)
+    const separate = this.options.needs && plan.needs >= 2 && candidates[0]!.perNeed.some((x) => x < SERVES_NEED);
+    const lists = separate ? splitByNeed(candidates, plan.needs) : [candidates];
+    const ordered = lists.map((list) => {
+      const best = list[0]?.relevance ?? 1;
+      const sorted = tieBreak ? orderNearTies(list, tieBreak) : list;
+      return sorted.map((c) => ({ c, score: Math.round((100 * c.relevance) / best) }));
+    });
+    return interleave(ordered)
+      .slice(0, limit)
+      .map(({ c, score }) => ({ id: c.id, doc: this.stored.get(c.id)!.doc, score, relevance: c.relevance, why: c.why }));
+  }
+
+  /**
+   * The query as groups of alternatives: each group is one meaningful word or a phrase the
+   * vocabulary knows, with its exact stem, spelling fixes and completions (unknown words only)
+   * and concepts. Groups are split into needs at "and", "or", "plus", ...
+   */
+  private plan(text: string): Plan {
+    const c = concepts();
+    const n = Math.max(this.stored.size, 1);
+    const seq = plainWords(stripNoise(text)).slice(0, 64);
+    const groups: Group[] = [];
+    const alternatives: Alternative[] = [];
+    const alt = (group: number, term: string, concept: boolean, weight: number, label: string, part = false, cover = weight) =>
+      alternatives.push({ term, concept, weight, cover, part, group, label });
+    /** `from` is what the user typed (and what it was read as); `word` the word that names the concepts. */
+    const addConcepts = (group: number, from: string, word: string, links: readonly { id: string; same: boolean }[], scale: number) => {
+      if (!this.options.concepts) return;
+      for (const l of links) {
+        const base = (l.same ? WEIGHT.conceptSame : WEIGHT.conceptRel) * scale;
+        const how = l.same ? 'synonym' : 'related';
+        // "k8s → kubernetes (synonym)"; a word that names its own concept: "postgres (synonym)".
+        const label = l.id === lightKey(word) ? `${from} (${how})` : `${from} → ${l.id} (${how})`;
+        alt(group, conceptTerm(l.id), true, base, label);
+        for (const a of c.ancestors.get(l.id) ?? []) {
+          // A broader concept counts less toward the floor than toward the score: "redis" may find
+          // other key-value stores, not every database.
+          const weight = base * WEIGHT.ancestorDecay ** a.depth;
+          alt(group, conceptTerm(a.id), true, weight, `${from} → ${a.id} (broader)`, false, weight * WEIGHT.ancestorDecay);
+        }
+      }
+    };
+
+    // Needs: split at conjunctions.
+    const needAt: number[] = [];
+    let need = 0;
+    for (const w of seq) {
+      if (CONJUNCTIONS.has(w)) need++;
+      needAt.push(need);
+    }
+    // Phrases the vocabulary knows ("second brain", "home assistant"), longest first.
+    const phraseAt = new Map<number, { length: number; links: { id: string; same: boolean }[] }>();
+    if (this.options.concepts) {
+      for (const h of findConcepts(seq)) {
+        if (h.length < 2) continue;
+        const cur = phraseAt.get(h.start);
+        if (!cur) phraseAt.set(h.start, { length: h.length, links: [{ id: h.id, same: h.same }] });
+        else if (cur.length === h.length) cur.links.push({ id: h.id, same: h.same });
+      }
+    }
+    const seen = new Set<string>();
+    for (let i = 0; i < seq.length && groups.length < MAX_GROUPS; i++) {
+      const phrase = phraseAt.get(i);
+      if (phrase) {
+        const words = seq.slice(i, i + phrase.length);
+        const g = groups.length;
+        groups.push({ text: words.join(' '), weight: idf(0, n), need: needAt[i]! });
+        const parts = words.filter(meaningful);
+        for (const w of parts) alt(g, stem(w), false, WEIGHT.phraseWord, w, true, 1 / parts.length);
+        addConcepts(g, words.join(' '), words.join(' '), phrase.links, 1);
+        i += phrase.length - 1;
+        continue;
+      }
+      const w = seq[i]!;
+      if (!meaningful(w)) continue;
+      const s = stem(w);
+      if (seen.has(s)) continue;
+      seen.add(s);
+      const g = groups.length;
+      const df = this.termDf.get(s) ?? 0;
+      const links = this.options.concepts ? (c.words.get(lightKey(w)) ?? []) : [];
+      const weak = this.options.weak && isWeak(w) ? WEIGHT.weak : 1;
+      groups.push({ text: w, weight: idf(df, n) * weak, need: needAt[i]! });
+      alt(g, s, false, WEIGHT.exact * weak, w, false, 1);
+      addConcepts(g, w, w, links, weak);
+      if (df > 0 || links.length > 0 || this.vocabDf.has(w) || /\d/.test(w)) continue;
+      // An unknown word: a misspelling of a known one, or the start of one.
+      for (const fix of this.options.spelling ? this.corrections(w) : []) {
+        const weight = fix.distance === 1 ? WEIGHT.spelling1 : WEIGHT.spelling2;
+        alt(g, stem(fix.word), false, weight, `${w} → ${fix.word} (spelling)`);
+        addConcepts(g, `${w} → ${fix.word}`, fix.word, c.words.get(lightKey(fix.word)) ?? [], weight);
+      }
+      for (const done of this.options.prefix ? this.completions(w) : []) {
+        alt(g, stem(done), false, WEIGHT.prefix, `${w} → ${done} (prefix)`);
+        addConcepts(g, `${w} → ${done}`, done, c.words.get(lightKey(done)) ?? [], WEIGHT.prefix);
+      }
+    }
+    // Within a group keep each term once, at its best weight.
+    const best = new Map<string, Alternative>();
+    for (const a of alternatives) {
+      const key = `${a.group}\u0000${a.term}`;
+      const cur = best.get(key);
+      if (!cur || a.weight > cur.weight) best.set(key, a);
+    }
+    return { groups, alternatives: [...best.values()], needs: mergeLightNeeds(groups) };
+  }
+
+  /** Known words within one edit (a transposition counts as one), or two for long words. */
+  private corrections(w: string): { word: string; distance: number }[] {
+    // Short words: transpositions only from 4 letters, any single edit from 5 ("near" is not "fear").
+    if (w.length < 4) return [];
+    const lex = concepts().lexicon;
+    const dfOf = (x: string) => Math.max(this.vocabDf.get(x) ?? 0, lex.has(x) ? 1 : 0);
+    const found = new Map<string, number>();
+    forEachEdit(w, w.length >= 5, (v) => {
+      if (dfOf(v) > 0) found.set(v, 1);
+    });
+    if (found.size === 0 && w.length >= 9) {
+      // Two edits for long words, keeping the first letter (searched under it in the radix trees).
+      for (const tree of [this.vocab, concepts().lexiconTree]) {
+        for (const [rest] of tree.atPrefix(w[0]!).fuzzyGet(w.slice(1), 2)) {
+          const cand = w[0] + rest;
+          if (cand !== w && editDistance(w, cand, 2) <= 2) found.set(cand, 2);
+        }
+      }
+    }
+    return [...found.entries()]
+      .map(([word, distance]) => ({ word, distance, df: dfOf(word) }))
+      .sort((a, b) => a.distance - b.distance || b.df - a.df || (a.word < b.word ? -1 : 1))
+      .slice(0, 2);
+  }
+
+  /** The most frequent known words that start with an unknown word ("kube" -> "kubernetes"). */
+  private completions(w: string): string[] {
+    if (w.length < 3) return [];
+    const out: [string, number][] = [];
+    let seen = 0;
+    for (const tree of [this.vocab, concepts().lexiconTree]) {
+      for (const [word, df] of tree.atPrefix(w)) {
+        if (word !== w) out.push([word, df]);
+        if (++seen >= 200) break;
+      }
+    }
+    out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const picked: string[] = [];
+    for (const [word] of out) {
+      if (!picked.some((p) => stem(p) === stem(word))) picked.push(word);
+      if (picked.length >= PREFIX_COMPLETIONS) break;
+    }
+    return picked;
+  }
+}
+
+/** Words that join two needs in one query. */
+const CONJUNCTIONS = new Set(['and', 'or', 'plus', 'also', 'then', 'while']);
+/** A need lighter than this share of the query joins its neighbour ("create and update issues"). */
+const MIN_NEED_SHARE = 0.25;
+
+/** Renumbers the groups' needs 0..k-1 after folding light needs into a neighbour; returns k. */
+function mergeLightNeeds(groups: Group[]): number {
+  const total = groups.reduce((s, g) => s + g.weight, 0);
+  for (;;) {
+    const ids = [...new Set(groups.map((g) => g.need))].sort((a, b) => a - b);
+    if (ids.length <= 1) break;
+    const weightOf = (id: number) => groups.filter((g) => g.need === id).reduce((s, g) => s + g.weight, 0);
+    const light = ids.find((id) => weightOf(id) < total * MIN_NEED_SHARE);
+    if (light === undefined) break;
+    const k = ids.indexOf(light);
+    const into = k + 1 < ids.length ? ids[k + 1]! : ids[k - 1]!;
+    for (const g of groups) if (g.need === light) g.need = into;
+  }
+  const ids = [...new Set(groups.map((g) => g.need))].sort((a, b) => a - b);
+  for (const g of groups) g.need = ids.indexOf(g.need);
+  return ids.length;
+}
+
+/** How much of a group a document matched: the best alternative, or the words of a phrase added up. */
+function groupCredit(alts: readonly Alternative[]): number {
+  let best = 0;
+  let parts = 0;
+  for (const a of alts) {
+    if (a.part) parts += a.cover;
+    else if (a.cover > best) best = a.cover;
+  }
+  return Math.min(1, Math.max(best, parts));
+}
+
+interface Candidate {
+  id: string;
+  relevance: number;
+  why: string[];
+  /** coverage of each need of the query */
+  perNeed: number[];
+}
+
+function byRelevance(a: Candidate, b: Candidate): number {
+  return b.relevance - a.relevance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** A hit serves a need when it covers this share of it. */
+const SERVES_NEED = 0.5;
+
+/** Each hit under the need it covers best (the first on a tie), lists in order of their best hit. */
+function splitByNeed(sorted: Candidate[], needs: number): Candidate[][] {
+  const per: Candidate[][] = Array.from({ length: needs }, () => []);
+  for (const c of sorted) {
+    let k = 0;
+    for (let i = 1; i < needs; i++) if (c.perNeed[i]! > c.perNeed[k]!) k = i;
+    per[k]!.push(c);
+  }
+  return per.filter((l) => l.length > 0).sort((a, b) => b[0]!.relevance - a[0]!.relevance);
+}
+
+/** One from each list in turn. */
+function interleave<T>(lists: T[][]): T[] {
+  const out: T[] = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]!);
+  return out;
+}
+
+/** The idf-weighted share of the query a document matched: of each need, and the best of the whole query and its needs. */
+function coverage(plan: Plan, matched: ReadonlyMap<number, readonly Alternative[]>): { best: number; perNeed: number[] } {
+  const total = new Array<number>(plan.needs + 1).fill(0);
+  const got = new Array<number>(plan.needs + 1).fill(0);
+  plan.groups.forEach((g, i) => {
+    const credit = g.weight * groupCredit(matched.get(i) ?? []);
+    total[g.need] = total[g.need]! + g.weight;
+    got[g.need] = got[g.need]! + credit;
+    total[plan.needs] = total[plan.needs]! + g.weight;
+    got[plan.needs] = got[plan.needs]! + credit;
+  });
+  const share = got.map((x, k) => (total[k]! > 0 ? x / total[k]! : 0));
+  return { best: Math.max(...share), perNeed: share.slice(0, plan.needs) };
+}
+
+/** One line of `why` for a group: the best alternative's label, or the phrase words matched. */
+function explain(alts: readonly Alternative[]): string {
+  const whole = alts.filter((a) => !a.part).sort((a, b) => b.cover - a.cover)[0];
+  const parts = alts.filter((a) => a.part);
+  const partsCover = parts.reduce((s, a) => s + a.cover, 0);
+  if (whole && whole.cover >= partsCover) return whole.label;
+  return parts.map((a) => a.label).join(' ');
+}
+
+/** Registry boilerplate that every entry shares ("Model Context Protocol server"). */
+function stripNoise(text: string): string {
+  return text.replace(/model[\s-]*context[\s-]*protocol/gi, ' ');
+}
+
+/** Hits whose relevance is within NEAR_TIE of the first of their run are ordered by the trust signal. */
+function orderNearTies<T extends { id: string; relevance: number }>(sorted: T[], tieBreak: (id: string) => number): T[] {
+  const out: T[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const head = sorted[i]!.relevance;
+    let j = i + 1;
+    while (j < sorted.length && sorted[j]!.relevance >= head * (1 - NEAR_TIE)) j++;
+    const run = sorted.slice(i, j);
+    if (run.length > 1) {
+      const trust = new Map(run.map((h) => [h.id, tieBreak(h.id)]));
+      run.sort((a, b) => trust.get(b.id)! - trust.get(a.id)! || b.relevance - a.relevance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    out.push(...run);
+    i = j;
+  }
+  return out;
+}
+
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Calls `fn` with every string one edit away from `w`: transpositions always, and with `all`
+ * also deletions, substitutions and insertions (Damerau-Levenshtein distance 1).
+ */
+function forEachEdit(w: string, all: boolean, fn: (v: string) => void): void {
+  for (let i = 0; i + 1 < w.length; i++) if (w[i] !== w[i + 1]) fn(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  if (!all) return;
+  for (let i = 0; i <= w.length; i++) {
+    const a = w.slice(0, i);
+    const b = w.slice(i);
+    if (b.length > 0) fn(a + b.slice(1));
+    for (const ch of ALPHABET) {
+      if (b.length > 0 && ch !== b[0]) fn(a + ch + b.slice(1));
+      fn(a + ch + b);
+    }
+  }
+}
+
+/** The `n` slots with the highest score among those `keep` accepts (a bounded min-heap). */
+function topSlots(touched: Touched, scores: Float64Array, n: number, keep: (slot: number) => boolean): number[] {
+  const heap: number[] = [];
+  const less = (a: number, b: number) => scores[a]! < scores[b]!;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && less(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && less(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (let i = 0; i < touched.length; i++) {
+    const s = touched.slots[i]!;
+    if (heap.length === n && !less(heap[0]!, s)) continue;
+    if (!keep(s)) continue;
+    if (heap.length < n) {
+      heap.push(s);
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!less(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else {
+      heap[0] = s;
+      down(0);
+    }
+  }
+  return heap;
+}
+
+/** A document's terms per field (stems, and concept terms last) and its unique surface words. */
+function analyze(doc: SearchDoc): { fields: string[][]; surfaces: string[] } {
+  const c = concepts();
+  const surfaces = new Set<string>();
+  const conceptTerms: string[] = [];
+  const text: Record<TextField, string[]> = { name: [], title: [], capabilities: [], tags: [], description: [] };
+  const sources: [TextField, string][] = [
+    ['name', readableName(doc.name)],
+    ['title', doc.title ?? ''],
+    ...doc.capabilities.map((s) => ['capabilities', s] as [TextField, string]),
+    ...doc.tags.map((s) => ['tags', s] as [TextField, string]),
+    ['description', doc.description],
+  ];
+  for (const [field, value] of sources) {
+    if (!value) continue;
+    const out = text[field];
+    const clean = stripNoise(value);
+    for (const w of rawWords(clean)) {
+      if (w.length < 2 && !/\d/.test(w)) continue;
+      if (isStopWord(w)) continue;
+      for (const f of wordForms(w)) {
+        out.push(stem(f));
+        surfaces.add(f);
+      }
+    }
+    // Concepts from phrases and words (compound parts included).
+    const seq = plainWords(clean);
+    for (const h of findConcepts(seq, (i) => wordForms(seq[i]!).slice(1))) {
+      conceptTerms.push(conceptTerm(h.id));
+      for (const a of c.ancestors.get(h.id) ?? []) conceptTerms.push(conceptTerm(a.id));
+    }
+  }
+  return { fields: [...TEXT_FIELDS.map((f) => text[f]), conceptTerms], surfaces: [...surfaces] };
+}
+
+const formsCache = new Map<string, string[]>();
+
+/** A word and its compound parts ("homeassistant" -> homeassistant, home, assistant), cached. */
+function wordForms(w: string): string[] {
+  let forms = formsCache.get(w);
+  if (!forms) {
+    const c = concepts();
+    forms = [w, ...splitCompound(w, c.lexicon, c.heads)];
+    if (formsCache.size > 200_000) formsCache.clear();
+    formsCache.set(w, forms);
+  }
+  return forms;
+}

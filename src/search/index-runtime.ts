@@ -1,0 +1,139 @@
+// This instance's search index (DESIGN.md "Search"): hydrated at start from the Live listings and
+// the catalog, then kept fresh by following the change feed. On PostgreSQL a sequence number is not
+// commit order (a transaction that took a lower number may commit after a higher one is seen), so
+// each poll re-reads a trailing window behind its position and applies only the changes it has not
+// applied yet; applying is idempotent anyway, since it re-reads each entity's current state.
+import type { Executor } from '../platform/db/executor.ts';
+import type { Logger } from '../platform/log.ts';
+import { changesAfter, latestChange } from '../platform/db/changes.ts';
+import { activeOrder, findListingsByIds, LISTING_ENTITY, type ListingRow } from '../listings/store.ts';
+import { CATALOG_ENTITY, catalogPage, findCatalogEntries } from '../catalog/store.ts';
+import { SearchEngine } from './engine.ts';
+import { catalogDoc, catalogDocId, listingDoc, listingDocId } from './docs.ts';
+import { logQuery } from './store.ts';
+
+const PAGE = 1000;
+/** How far behind its position each poll looks again for late commits (PostgreSQL). */
+const TRAILING_WINDOW = 500;
+const ENTITIES = [LISTING_ENTITY, CATALOG_ENTITY];
+
+export interface SearchIndexOptions {
+  /** How often the change feed is polled; 0: never (tests call poll()). */
+  pollMs: number;
+}
+
+export class SearchIndex {
+  readonly engine = new SearchEngine();
+  /** The newest change-feed position applied (everything at or below it, except late commits). */
+  position = 0;
+  /** Sequence numbers applied inside the trailing window, so a re-read applies nothing twice. */
+  private readonly applied = new Set<number>();
+  private timer?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+  /** When the last poll finished (for /metrics and the freshness benchmark). */
+  lastPollAt = 0;
+  /** Each indexed listing's rank (probe score plus badge): the trust signal that orders near-ties. */
+  private readonly ranks = new Map<string, number>();
+  /** Query-log inserts under way: no search waits for them, but stop() does, so closing the database loses none. */
+  private readonly logging = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Executor,
+    private readonly log: Logger,
+    private readonly options: SearchIndexOptions,
+  ) {}
+
+  /** Indexes every Live listing and catalog entry; changes made meanwhile are caught by the first poll. */
+  async hydrate(): Promise<{ listings: number; catalog: number; ms: number }> {
+    const started = performance.now();
+    this.position = await latestChange(this.db);
+    const ids = [...(await activeOrder(this.db, 'agent')), ...(await activeOrder(this.db, 'mcp'))];
+    for (let i = 0; i < ids.length; i += PAGE) this.indexListings(await findListingsByIds(this.db, ids.slice(i, i + PAGE)));
+    let catalog = 0;
+    for (let after: string | null = null; ; ) {
+      const page = await catalogPage(this.db, after, PAGE);
+      this.engine.index(page.map(catalogDoc));
+      catalog += page.length;
+      if (page.length < PAGE) break;
+      after = page[page.length - 1]!.name;
+    }
+    return { listings: ids.length, catalog, ms: Math.round(performance.now() - started) };
+  }
+
+  /** Applies what changed since the last poll (one poll at a time; callers share a running one). */
+  poll(): Promise<void> {
+    this.polling ??= this.pollOnce().finally(() => {
+      this.polling = undefined;
+      this.lastPollAt = Date.now();
+    });
+    return this.polling;
+  }
+
+  private async pollOnce(): Promise<void> {
+    for (;;) {
+      const changes = await changesAfter(this.db, Math.max(0, this.position - TRAILING_WINDOW), ENTITIES, PAGE);
+      const fresh = changes.filter((c) => !this.applied.has(c.seq));
+      if (fresh.length) {
+        const listingIds = [...new Set(fresh.filter((c) => c.entity === LISTING_ENTITY).map((c) => c.entity_id))];
+        const catalogNames = [...new Set(fresh.filter((c) => c.entity === CATALOG_ENTITY).map((c) => c.entity_id))];
+        await this.refreshListings(listingIds);
+        await this.refreshCatalog(catalogNames);
+        for (const c of fresh) this.applied.add(c.seq);
+        this.position = Math.max(this.position, ...fresh.map((c) => c.seq));
+        for (const seq of this.applied) if (seq <= this.position - TRAILING_WINDOW) this.applied.delete(seq);
+      }
+      if (changes.length < PAGE) return;
+    }
+  }
+
+  /** A listing is searchable while it is Live; any other lane (or a deletion) takes it out. */
+  private async refreshListings(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const rows = await findListingsByIds(this.db, ids);
+    const live = rows.filter((r) => r.lane === 'active');
+    this.indexListings(live);
+    const liveIds = new Set(live.map((r) => r.id));
+    const gone = ids.filter((id) => !liveIds.has(id)).map(listingDocId);
+    this.engine.remove(gone);
+    for (const docId of gone) this.ranks.delete(docId);
+  }
+
+  private indexListings(rows: ListingRow[]): void {
+    this.engine.index(rows.map(listingDoc));
+    for (const r of rows) this.ranks.set(listingDocId(r.id), r.rank);
+  }
+
+  /** The trust signal of a document (listings: their rank; catalog entries: none). */
+  trust = (docId: string): number => this.ranks.get(docId) ?? 0;
+
+  private async refreshCatalog(names: string[]): Promise<void> {
+    if (!names.length) return;
+    const entries = await findCatalogEntries(this.db, names);
+    this.engine.index(entries.map(catalogDoc));
+    const present = new Set(entries.map((e) => e.name));
+    this.engine.remove(names.filter((n) => !present.has(n)).map(catalogDocId));
+  }
+
+  /** Logs a query (text and hit count, never the caller) without making the search wait; a failed insert is only a warning. */
+  logQuery(entry: { text: string; hits: number; tool: string }, at: string): void {
+    const insert: Promise<void> = logQuery(this.db, entry, at)
+      .catch((err) => this.log.warn({ err }, 'search query not logged'))
+      .finally(() => this.logging.delete(insert));
+    this.logging.add(insert);
+  }
+
+  start(): void {
+    if (this.options.pollMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      this.poll().catch((err) => this.log.error({ err }, 'search index poll failed'));
+    }, this.options.pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.polling?.catch(() => undefined);
+    await Promise.all(this.logging);
+  }
+}

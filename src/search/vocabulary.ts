@@ -1,0 +1,153 @@
+// The concept table compiled for lookups (built once per process), and the light plural folding
+// that concept words and phrases are matched with.
+import SearchableMap from 'minisearch/SearchableMap';
+import { CONCEPTS } from './concepts.ts';
+import { plainWords } from './text.ts';
+
+/** Plural folding for concept lookups ("databases" -> "database", "libraries" -> "library"). */
+export function lightKey(word: string): string {
+  if (word.length <= 4) return word;
+  let key = keyCache.get(word);
+  if (key === undefined) {
+    key = fold(word);
+    if (keyCache.size > 200_000) keyCache.clear();
+    keyCache.set(word, key);
+  }
+  return key;
+}
+
+const keyCache = new Map<string, string>();
+
+function fold(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+export interface ConceptLink {
+  id: string;
+  /** true when the word is one of the concept's names, false when it is a related word */
+  same: boolean;
+}
+
+export interface CompiledConcepts {
+  /** light key of a single word -> concepts it belongs to */
+  words: Map<string, ConceptLink[]>;
+  /** light keys of a phrase joined by ' ' -> concepts */
+  phrases: Map<string, ConceptLink[]>;
+  /** first light key of each phrase, to skip the phrase scan quickly */
+  phraseStarts: Set<string>;
+  maxPhrase: number;
+  /** concept -> its ancestors with their distance (1 = parent) */
+  ancestors: Map<string, { id: string; depth: number }[]>;
+  /** every single word of the table (for compound splitting and spelling) */
+  lexicon: Set<string>;
+  /** single words that name a concept (its `same` words): heads of compounds ("cryptopanic") */
+  heads: Set<string>;
+  /** the same words in a radix tree, for fuzzy lookups */
+  lexiconTree: SearchableMap<number>;
+}
+
+function add(map: Map<string, ConceptLink[]>, key: string, link: ConceptLink): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [link]);
+  else if (!list.some((l) => l.id === link.id)) list.push(link);
+  else if (link.same) for (const l of list) if (l.id === link.id) l.same = true;
+}
+
+function compile(): CompiledConcepts {
+  const words = new Map<string, ConceptLink[]>();
+  const phrases = new Map<string, ConceptLink[]>();
+  const phraseStarts = new Set<string>();
+  const lexicon = new Set<string>();
+  const heads = new Set<string>();
+  let maxPhrase = 1;
+  const parents = new Map<string, string[]>();
+  for (const c of CONCEPTS) {
+    parents.set(c.id, c.up ?? []);
+    for (const [list, same] of [
+      [c.same, true],
+      [c.rel ?? '', false],
+    ] as const) {
+      for (const member of list.split(',')) {
+        const parts = plainWords(member);
+        if (parts.length === 0) continue;
+        for (const p of parts) if (p.length >= 3) lexicon.add(p);
+        const keys = parts.map(lightKey);
+        if (keys.length === 1) {
+          add(words, keys[0]!, { id: c.id, same });
+          if (same) heads.add(parts[0]!);
+        }
+        else {
+          add(phrases, keys.join(' '), { id: c.id, same });
+          phraseStarts.add(keys[0]!);
+          maxPhrase = Math.max(maxPhrase, keys.length);
+        }
+      }
+    }
+  }
+  const ancestors = new Map<string, { id: string; depth: number }[]>();
+  for (const c of CONCEPTS) {
+    const out: { id: string; depth: number }[] = [];
+    const seen = new Set([c.id]);
+    let frontier = parents.get(c.id) ?? [];
+    for (let depth = 1; frontier.length > 0 && depth <= 3; depth++) {
+      const next: string[] = [];
+      for (const p of frontier) {
+        if (seen.has(p)) continue;
+        if (!parents.has(p)) throw new Error(`concept ${c.id}: unknown parent ${p}`);
+        seen.add(p);
+        out.push({ id: p, depth });
+        next.push(...(parents.get(p) ?? []));
+      }
+      frontier = next;
+    }
+    ancestors.set(c.id, out);
+  }
+  const lexiconTree = new SearchableMap<number>();
+  for (const w of lexicon) lexiconTree.set(w, 1);
+  return { words, phrases, phraseStarts, maxPhrase, ancestors, lexicon, heads, lexiconTree };
+}
+
+let compiled: CompiledConcepts | undefined;
+
+export function concepts(): CompiledConcepts {
+  compiled ??= compile();
+  return compiled;
+}
+
+export interface ConceptHit {
+  id: string;
+  same: boolean;
+  /** index of the first word and number of words (phrases span several) */
+  start: number;
+  length: number;
+}
+
+/**
+ * Concepts named in a sequence of plain words: phrases first (longest wins), then single
+ * words. `extra` gives more forms for a word (compound parts) looked up as single words.
+ */
+export function findConcepts(seq: readonly string[], extra?: (i: number) => readonly string[]): ConceptHit[] {
+  const c = concepts();
+  const keys = seq.map(lightKey);
+  const hits: ConceptHit[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (!c.phraseStarts.has(keys[i]!)) continue;
+    for (let n = Math.min(c.maxPhrase, keys.length - i); n >= 2; n--) {
+      const links = c.phrases.get(keys.slice(i, i + n).join(' '));
+      if (!links) continue;
+      for (const l of links) hits.push({ id: l.id, same: l.same, start: i, length: n });
+      break;
+    }
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const forms = [keys[i]!, ...(extra ? extra(i).map(lightKey) : [])];
+    for (const f of forms) {
+      const links = c.words.get(f);
+      if (links) for (const l of links) hits.push({ id: l.id, same: l.same, start: i, length: 1 });
+    }
+  }
+  return hits;
+}

@@ -1,0 +1,71 @@
+// The app's assembly point: builds the services bundle (platform services plus each domain's
+// runtime objects) and registers every domain's job kinds and periodic tasks with the runner.
+// A new domain adds its runtime here and its jobs below: one line each.
+import type { BaseServices } from './platform/operation.ts';
+import { JobRunner } from './platform/jobs/runner.ts';
+import type { PeriodicTask } from './platform/jobs/runner.ts';
+import { iso, HOUR_MS } from './platform/clock.ts';
+import { pruneChanges } from './platform/db/changes.ts';
+import type { ProbeRuntime } from './probe/runtime.ts';
+import type { Prober } from './probe/prober.ts';
+import { createProber } from './probe/factory.ts';
+import { OnDemandProbes, ProbeBudget } from './probe/budget.ts';
+import { MemoryWindow, RedisWindow } from './platform/rate-window.ts';
+import { ProbeMetrics } from './probe/metrics.ts';
+import { ProbeJob } from './probe/job.ts';
+import { LeasedProbeScheduler, PROBE_JOB, type ProbeScheduler } from './probe/scheduler.ts';
+import { pruneSnapshotsTask } from './listings/tasks.ts';
+import { dormancyTask } from './talk/tasks.ts';
+import { pruneCountersTask } from './traces/tasks.ts';
+import { IdentityRuntime } from './identity/runtime.ts';
+import { CATALOG_SYNC_JOB, CatalogSyncJob, catalogSyncTask } from './catalog/job.ts';
+import { SearchIndex } from './search/index-runtime.ts';
+import { CapabilityIndex, type MeshRuntime } from './mesh/capability-index.ts';
+import { pruneA2aTasksTask } from './a2a/retention.ts';
+
+/** Everything an operation's ctx may carry: platform services and each domain's runtime. */
+export interface Services extends BaseServices {
+  probe: ProbeRuntime;
+  identity: IdentityRuntime;
+  search: SearchIndex;
+  mesh: MeshRuntime;
+}
+
+export interface AssemblyOptions {
+  /** Replaces the probe scheduler (tests watch what publish wakes). */
+  probes?: ProbeScheduler;
+  /** Replaces the prober (tests inject one whose guarded client has a test resolver or policy). */
+  prober?: Prober;
+}
+
+/** The change feed is kept for CHANGES_KEEP_H (platform's own periodic work). */
+const pruneChangesTask = (base: BaseServices): PeriodicTask => ({
+  name: 'platform.prune_changes',
+  periodS: base.config.sweepIntervalS,
+  run: (trx, now) => pruneChanges(trx, iso(new Date(now.getTime() - base.config.changesKeepH * HOUR_MS))),
+});
+
+export function assemble(base: BaseServices, options: AssemblyOptions = {}): { services: Services; jobs: JobRunner } {
+  const { config } = base;
+  const jobs = new JobRunner(base, { leaseMs: config.jobLeaseS * 1000, tickS: config.jobTickS, sweepIntervalS: config.sweepIntervalS });
+  const callerWindow = base.redis ? new RedisWindow(base.redis, `${config.redisPrefix}budget:`) : new MemoryWindow();
+  const probe: ProbeRuntime = {
+    prober: options.prober ?? createProber(config),
+    onDemand: new OnDemandProbes(new ProbeBudget(config.probeRatePerMin, callerWindow)),
+    scheduler: options.probes ?? new LeasedProbeScheduler(jobs),
+    metrics: new ProbeMetrics(base.metrics.registry),
+    slot: (waitMs) => jobs.acquire(PROBE_JOB, waitMs),
+  };
+  const search = new SearchIndex(base.db.kysely, base.log, { pollMs: config.searchPollMs });
+  const services: Services = { ...base, probe, identity: new IdentityRuntime(base), search, mesh: { capabilities: new CapabilityIndex() } };
+
+  jobs.define(PROBE_JOB, new ProbeJob(base, probe), { concurrency: config.probeConcurrency, groupCap: config.probePerHost });
+  jobs.every(pruneChangesTask(base));
+  jobs.every(pruneSnapshotsTask(config));
+  jobs.every(dormancyTask(config, base.log));
+  jobs.every(pruneCountersTask(config));
+  jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
+  jobs.every(catalogSyncTask(config));
+  jobs.every(pruneA2aTasksTask(config));
+  return { services, jobs };
+}

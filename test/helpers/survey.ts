@@ -1,0 +1,50 @@
+// A complete, valid structured survey (SPEC.md 2.5) for tests, and the tables of test/helpers.
+export function fullAnswers(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    overall: 4,
+    audience_role: 'agent_runtime',
+    tried: 'kernel',
+    agent_ux: 4,
+    time_to_value: '2_to_10_min',
+    api_docs_clarity: 3,
+    ux_friction: 'The access token flow took me three attempts to understand.',
+    kernel_clarity: 4,
+    loop_clarity: 3,
+    artifact_goal_fit: 4,
+    network_clarity: 2,
+    network_value: 'somewhat_more',
+    network_wish: 'Show me partners for my tools',
+    confusing: 'Where deposit_outcome fits after a loop tick.',
+    would_pay_for: 'A kernel that keeps improving from my eval results.',
+    improvements: ['shorter_system_prompt', 'live_worked_example'],
+    production_blocker: 'No audit log of kernel versions yet',
+    kernel_wish: 'Import my existing prompt',
+    loop_wish: 'Run ticks on a schedule',
+    product_one_ship: 'A worked example end to end',
+    ...overrides,
+  };
+}
+
+/** The required question ids of SPEC.md 2.5, in its order (written out by hand). */
+export const SPEC_REQUIRED = [
+  'overall',
+  'audience_role',
+  'tried',
+  'agent_ux',
+  'time_to_value',
+  'api_docs_clarity',
+  'ux_friction',
+  'kernel_clarity',
+  'loop_clarity',
+  'artifact_goal_fit',
+  'network_clarity',
+  'network_value',
+  'network_wish',
+  'confusing',
+  'would_pay_for',
+  'improvements',
+  'production_blocker',
+  'kernel_wish',
+  'loop_wish',
+  'product_one_ship',
+];

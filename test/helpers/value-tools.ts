@@ -1,0 +1,50 @@
+// The official MCP SDK client against a listening test app, and small readers of tool results,
+// for the value-tool tests (feedback, kernel).
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { TestApp } from './app.ts';
+import { addressHash } from '../../src/metering/caller.ts';
+
+export interface Tools {
+  client: Client;
+  base: string;
+  /** tools/call; returns isError and structuredContent. */
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; sc: any }>;
+  /** A call that must succeed: its structuredContent. */
+  ok(name: string, args: Record<string, unknown>): Promise<any>;
+  /** A call that must fail: its error object. */
+  fail(name: string, args: Record<string, unknown>): Promise<{ code: string; message: string; field?: string; details?: any }>;
+  close(): Promise<void>;
+}
+
+export async function connect(app: TestApp): Promise<Tools> {
+  const base = await app.listen();
+  const client = new Client({ name: 'rollcall-value-tools-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args });
+    return { isError: r.isError === true, sc: r.structuredContent as any };
+  };
+  return {
+    client,
+    base,
+    call,
+    async ok(name, args) {
+      const r = await call(name, args);
+      assert.equal(r.isError, false, `${name}: ${JSON.stringify(r.sc)}`);
+      assert.equal(r.sc.ok, true);
+      return r.sc;
+    },
+    async fail(name, args) {
+      const r = await call(name, args);
+      assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.sc).slice(0, 400)}`);
+      assert.equal(r.sc.ok, false);
+      return r.sc.error;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The metering subject key of a free-form agent name called from loopback (caller.ts). */
+export const nameSubject = (name: string) => `name:${addressHash('127.0.0.1')}:${name.toLowerCase()}`;

@@ -1,0 +1,98 @@
+// Migration 0004 moves probe, talk and funnel state out of the listings row: every existing value
+// must arrive in its new table, and the rank must stay what it was.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { Db } from '../src/platform/db/dialect.ts';
+import { freshStore, engine } from './helpers/app.ts';
+import { schemaHistory } from '../src/migrations/index.ts';
+import { allTables } from './helpers/tables.ts';
+
+/** On PostgreSQL the migrator must keep to the test's own schema, as the app's migrate does. */
+async function ownSchema(db: Db): Promise<{ migrationTableSchema?: string }> {
+  if (db.engine !== 'postgres') return {};
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
+  return { migrationTableSchema: rows[0]!.schema };
+}
+
+test(`0004 keeps every listing's data (${engine})`, async () => {
+  const store = await freshStore();
+  try {
+    const { db } = store;
+    const history = schemaHistory(db);
+    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => history }, ...(await ownSchema(db)) });
+    const to3 = await migrator.migrateTo('0003_jobs_history_snapshots');
+    assert.equal(to3.error, undefined);
+    const old = db.kysely as unknown as Kysely<any>;
+    // Every column given on every row (SQLite has no DEFAULT in a multi-row VALUES).
+    const base = { kind: 'mcp', description: '', checks_clean: 0, probe_ok: 0, demoed: 0, feedbacked: 0, founding_verified: 0, category_id: 'code-devtools', created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-02T00:00:00.000Z' };
+    await old
+      .insertInto('listings')
+      .values([
+        // Live, probed, checked in, founding verified: 120 + 88.
+        { ...base, id: 'lst_a', url: 'https://a.example/mcp', name: 'A', lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 88, probed_at: '2026-11-02T00:00:00.000Z', probe_target: 'https://a.example/mcp', probe_detail: 'ok', probe_protocol: '2025-11-25', probe_latency_ms: 12, probe_report: '{"checks":[]}', capabilities: '{"names":["x"]}', demoed: 1, feedbacked: 1, founding_verified: 1, rank: 208, live_since: '2026-11-01T00:00:00.000Z', talk_last_at: '2026-11-02T00:00:00.000Z' },
+        // Demoed, no feedback, failed probe: -5 + 10.
+        { ...base, id: 'lst_b', url: 'https://b.example/mcp', name: 'B', lane: 'failed', lane_reason: 'unreachable', probe_ok: 0, probe_handshake: 'failed', probe_score: 10, probed_at: '2026-11-02T00:00:00.000Z', demoed: 1, rank: 5 },
+        // Never probed: -15.
+        { ...base, id: 'lst_c', url: 'https://c.example/mcp', name: 'C', lane: 'queued', rank: -15 },
+      ])
+      .execute();
+
+    const to4 = await migrator.migrateTo('0004_domain_tables');
+    assert.equal(to4.error, undefined);
+    assert.deepEqual(to4.results?.map((r) => r.migrationName), ['0004_domain_tables']);
+    const sql = allTables(db);
+    const listings = await sql.selectFrom('listings').select(['id', 'rank', 'rank_parts', 'lane', 'capabilities', 'live_since']).orderBy('id').execute();
+    assert.deepEqual(
+      listings.map((l) => [l.id, l.rank, JSON.parse(l.rank_parts)]),
+      [
+        ['lst_a', 208, { funnel: 120, probe: 88 }],
+        ['lst_b', 5, { funnel: -5, probe: 10 }],
+        ['lst_c', -15, { funnel: -15 }],
+      ],
+    );
+    assert.equal(listings[0]!.capabilities, '{"names":["x"]}');
+    const probes = await sql.selectFrom('probe_state').selectAll().orderBy('listing_id').execute();
+    assert.deepEqual(probes, [
+      { listing_id: 'lst_a', ok: 1, handshake: 'ok', score: 88, probed_at: '2026-11-02T00:00:00.000Z', target: 'https://a.example/mcp', detail: 'ok', protocol: '2025-11-25', latency_ms: 12, report: '{"checks":[]}', checks_clean: 1 },
+      { listing_id: 'lst_b', ok: 0, handshake: 'failed', score: 10, probed_at: '2026-11-02T00:00:00.000Z', target: null, detail: null, protocol: null, latency_ms: null, report: null, checks_clean: 0 },
+    ]);
+    assert.deepEqual(await sql.selectFrom('talk_presence').selectAll().execute(), [{ listing_id: 'lst_a', last_at: '2026-11-02T00:00:00.000Z' }]);
+    assert.deepEqual(await sql.selectFrom('funnel_state').selectAll().orderBy('listing_id').execute(), [
+      { listing_id: 'lst_a', demoed: 1, feedbacked: 1, founding_verified: 1, updated_at: '2026-11-02T00:00:00.000Z' },
+      { listing_id: 'lst_b', demoed: 1, feedbacked: 0, founding_verified: 0, updated_at: '2026-11-02T00:00:00.000Z' },
+    ]);
+    const columns = Object.keys((await old.selectFrom('listings').selectAll().where('id', '=', 'lst_a').executeTakeFirstOrThrow()) as object);
+    for (const gone of ['probe_score', 'talk_last_at', 'demoed', 'checks_clean']) assert.ok(!columns.includes(gone), `${gone} left listings`);
+  } finally {
+    await store.db.close();
+    await store.drop();
+  }
+});
+
+test(`0006 gives every listing its spelling; of two spellings listed before, the older keeps it (${engine})`, async () => {
+  const store = await freshStore();
+  try {
+    const { db } = store;
+    const history = schemaHistory(db);
+    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => history }, ...(await ownSchema(db)) });
+    assert.equal((await migrator.migrateTo('0005_job_fairness')).error, undefined);
+    const old = db.kysely as unknown as Kysely<any>;
+    const row = (id: string, url: string, created_at: string) => ({ id, url, created_at, updated_at: created_at, kind: 'mcp', name: id, description: '', category_id: 'code-devtools', lane: 'queued', rank: 0, rank_parts: '{}' });
+    await old
+      .insertInto('listings')
+      .values([row('lst_old', 'https://d.example/mcp', '2026-11-01T00:00:00.000Z'), row('lst_new', 'https://d.example/mcp/', '2026-11-02T00:00:00.000Z'), row('lst_q', 'https://d.example/mcp?x=1', '2026-11-03T00:00:00.000Z')])
+      .execute();
+    assert.equal((await migrator.migrateTo('0006_listing_identity')).error, undefined);
+    const aliases = await allTables(db).selectFrom('listing_aliases').select(['key', 'listing_id']).orderBy('key').execute();
+    assert.deepEqual(aliases, [
+      { key: 'https://d.example/mcp', listing_id: 'lst_old' },
+      { key: 'https://d.example/mcp?x=1', listing_id: 'lst_q' },
+    ]);
+    const dup = await allTables(db).selectFrom('listings').select(['duplicate_of']).where('id', '=', 'lst_new').executeTakeFirstOrThrow();
+    assert.equal(dup.duplicate_of, null, 'nothing is marked a duplicate until a probe shows it');
+  } finally {
+    await store.db.close();
+    await store.drop();
+  }
+});
