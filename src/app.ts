@@ -24,6 +24,7 @@ import { registerDiscovery } from './http/discovery/index.ts';
 import { registerIdentityDocs } from './http/identity-docs.ts';
 import { registerRegistryApi } from './http/registry-api.ts';
 import { registerBadges } from './http/badges.ts';
+import { registerPages } from './http/pages/index.ts';
 import { registerSearchMetrics } from './search/metrics.ts';
 import { closeFacilitator } from './metering/facilitator.ts';
 
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerIdentityDocs(http, services);
   registerRegistryApi(http, services);
   registerBadges(http, services);
+  registerPages(http, services);
   await jobs.prepare();
   // The search index is this instance's own: built before the first request, then following the change feed.
   const built = await services.search.hydrate();

@@ -24,3 +24,9 @@ export async function outcomeCounts(ex: Executor, sinceIso: string): Promise<{ c
   const n = Number(r.n);
   return { count: n, ok: Number(r.ok ?? 0), avg_quality: n ? Math.round(Number(r.q) * 1000) / 1000 : null };
 }
+
+/** Trace deposits per UTC day since `sinceDay` (every depositor; the /grow page's trail activity). */
+export async function dailyDepositCounts(ex: Executor, sinceDay: string): Promise<{ day: string; deposits: number }[]> {
+  const rows = await q(ex).selectFrom('trace_deposits').select((eb) => ['day', eb.fn.countAll<number>().as('n')]).where('day', '>=', sinceDay).groupBy('day').orderBy('day').execute();
+  return rows.map((r) => ({ day: r.day, deposits: Number(r.n) }));
+}

@@ -1,0 +1,62 @@
+// `/grow`: how the network grows, drawn from real data: listings first gone Live per UTC day
+// summed into the s-curve, its daily growth and acceleration (the change in daily growth), and
+// activity (public events and trace deposits). The charts are pure functions of a series
+// (charts.ts), so network_value's stored history can be drawn the same way when it exists.
+import { growthSeries } from '../../registry/page-reads.ts';
+import { chart, cumulative, dailySeries, delta, type Point } from './charts.ts';
+import { html, type Html } from './html.ts';
+import { layout, pageHead, stat } from './layout.ts';
+import type { PageCtx, PageResult } from './page.ts';
+
+const WINDOW_DAYS = 90;
+
+const figure = (c: Html, caption: string) => html`<figure class="chart-figure">${c}<figcaption class="chart-cap">${caption}</figcaption></figure>`;
+const last = (s: Point[]) => s[s.length - 1]?.y ?? 0;
+
+export async function growPage(p: PageCtx): Promise<PageResult> {
+  const g = await growthSeries(p.services.db.kysely, p.now, WINDOW_DAYS);
+  const from = g.days[0]?.day;
+  const series = (value: (d: (typeof g.days)[number]) => number) => dailySeries(g.days.map((d) => ({ day: d.day, value: value(d) })), from, g.today);
+  const wentLive = series((d) => d.went_live);
+  const sCurve = cumulative(wentLive);
+  const accel = delta(wentLive);
+  const listed = cumulative(series((d) => d.listed));
+  const events = series((d) => d.events);
+  const deposits = series((d) => d.deposits);
+  const body = html`
+${pageHead('Grow', html`How the network grows, from the registry's own records over the last ${WINDOW_DAYS} days${from ? html` (since ${from})` : ''}: every chart is real data, and its numbers are in the table below it.`)}
+<dl class="stats" aria-label="Network now">
+  ${stat('Live now', g.listings.live)}
+  ${stat('Listed', g.listings.total)}
+  ${stat('Gone Live, window', last(sCurve))}
+  ${stat('Trace deposits, window', deposits.reduce((n, x) => n + x.y, 0))}
+</dl>
+<div class="grid">
+  <section class="panel" aria-labelledby="s-h">
+    <h2 id="s-h">S-curve: listings gone Live</h2>
+    ${figure(chart(sCurve, { title: 'Listings gone Live, cumulative', summary: `Cumulative count of listings that first went Live, per UTC day; ${last(sCurve)} in the window.` }), 'Running total of first-time Live listings per UTC day.')}
+  </section>
+  <section class="panel" aria-labelledby="a-h">
+    <h2 id="a-h">Growth and acceleration</h2>
+    ${figure(chart(wentLive, { kind: 'bar', title: 'New Live listings per day', summary: 'Listings that first went Live on each UTC day.' }), 'New Live listings per day (the s-curve\u2019s slope).')}
+    ${figure(chart(accel.map((x) => ({ ...x, y: Math.max(0, x.y) })), { kind: 'bar', title: 'Acceleration', summary: 'Positive day-over-day change in new Live listings.' }), 'Acceleration: how much more went Live than the day before (gains only).')}
+  </section>
+  <section class="panel" aria-labelledby="l-h">
+    <h2 id="l-h">Listed</h2>
+    ${figure(chart(listed, { title: 'Listings, cumulative', summary: `Cumulative listings created per UTC day; ${last(listed)} in the window.` }), 'Every listing created, Live or not.')}
+  </section>
+  <section class="panel" aria-labelledby="act-h">
+    <h2 id="act-h">Activity</h2>
+    ${figure(chart(events, { kind: 'bar', title: 'Public events per day', summary: 'Public feed events (listed, Live, demos, feedback) per UTC day.' }), 'Public feed events per day.')}
+    ${figure(chart(deposits, { kind: 'bar', title: 'Trace deposits per day', summary: 'Trace deposits (trails, endorsements, outcomes, automatic marks) per UTC day.' }), 'Trace deposits per day.')}
+  </section>
+</div>
+<section class="panel" aria-labelledby="t-h">
+  <h2 id="t-h">The numbers</h2>
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">UTC day</th><th scope="col" class="n">Listed</th><th scope="col" class="n">Went Live</th><th scope="col" class="n">Public events</th><th scope="col" class="n">Trace deposits</th></tr></thead>
+    <tbody>${g.days.length ? [...g.days].reverse().map((d) => html`<tr><th scope="row">${d.day}</th><td class="n">${d.listed}</td><td class="n">${d.went_live}</td><td class="n">${d.events}</td><td class="n">${d.deposits}</td></tr>`) : html`<tr><td colspan="5" class="empty-note">No activity in the window yet.</td></tr>`}</tbody>
+  </table></div>
+</section>`;
+  return { html: layout({ title: 'Grow', path: '/grow', description: 'How the Rollcall network grows: s-curve, acceleration and activity from real data.', body }) };
+}

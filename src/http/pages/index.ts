@@ -1,0 +1,102 @@
+// The human pages (SPEC.md 4.1, issue 16): server-rendered HTML over the same operations and read
+// models the other doors use; no page holds a business rule. Every page is readable without JS;
+// site.js only enhances (the list form's live status, the try page's calls to /api/mcp, copy
+// buttons). A strict Content-Security-Policy forbids inline script and style: the pages escape
+// every interpolation (html.ts) and this header is the second wall.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.ts';
+import { runOperation, type BaseServices } from '../../platform/operation.ts';
+import { requestCtx } from '../context.ts';
+import { registerAssets } from './assets.ts';
+import type { PageCtx, PageRender, PageResult } from './page.ts';
+import { errorPage } from './error.ts';
+import { homePage } from './home.ts';
+import { listPage, listSubmit } from './list.ts';
+import { productsPage } from './products.ts';
+import { tryPage } from './try.ts';
+import { talkPage } from './talk.ts';
+import { collabPage } from './collab.ts';
+import { growPage } from './grow.ts';
+import { connectorsPage } from './connectors.ts';
+import { forAgentsPage } from './for-agents.ts';
+import { listingPage } from './listing.ts';
+
+/** Scripts and styles from this origin only, never inline; nothing framed, no plugins, forms post here. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+
+/** Every page and its path (the nav in layout.ts links most of them). */
+export const PAGES: readonly { path: string; render: PageRender }[] = [
+  { path: '/', render: homePage },
+  { path: '/list', render: listPage },
+  { path: '/products', render: productsPage },
+  { path: '/try', render: tryPage },
+  { path: '/talk', render: talkPage },
+  { path: '/collab', render: collabPage },
+  { path: '/grow', render: growPage },
+  { path: '/connectors', render: connectorsPage },
+  { path: '/for-agents', render: forAgentsPage },
+  { path: '/l/:id', render: listingPage },
+];
+
+function pageCtx(services: BaseServices, request: FastifyRequest): PageCtx {
+  return {
+    services,
+    request,
+    base: services.config.publicBaseUrl,
+    now: services.clock.now(),
+    run: (op, input) => runOperation(op, requestCtx(services, request), input, 'rest'),
+  };
+}
+
+function send(reply: FastifyReply, result: PageResult) {
+  return reply
+    .code(result.status ?? 200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', PAGE_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    // Pages show live data (counts, lanes, seats): always revalidated, never served stale.
+    .header('cache-control', 'no-cache')
+    .send(result.html.value);
+}
+
+/** A page that hits a client error (an unknown listing) answers a page, not JSON. */
+async function render(services: BaseServices, request: FastifyRequest, reply: FastifyReply, fn: PageRender) {
+  try {
+    return send(reply, await fn(pageCtx(services, request)));
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return send(reply, errorPage(err.status, err.message));
+    throw err;
+  }
+}
+
+export function registerPages(app: FastifyInstance, services: BaseServices) {
+  registerAssets(app);
+  // Encapsulated, so the form parser exists for the pages' own POST only: the API keeps its 415.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8192 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    for (const page of PAGES) scope.get(page.path, (request, reply) => render(services, request, reply, page.render));
+    // The list form without JS: publish through the same operation, then the listing's page.
+    scope.post('/list', async (request, reply) => {
+      try {
+        const id = await listSubmit(pageCtx(services, request), request.body);
+        return reply.code(303).header('location', `/l/${encodeURIComponent(id)}`).send();
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) return send(reply, await listPage(pageCtx(services, request), err.message, err.status));
+        throw err;
+      }
+    });
+  });
+}

@@ -1,0 +1,104 @@
+// `/l/<listing_id>`: one listing: what its card says, the probe history as a chart, the last
+// probe's score breakdown and checks, its badges with the Markdown and HTML to embed them, and
+// the traces on it. check_status, sense_traces and the registry's probe detail supply the data.
+// While the listing waits for its probe the page refreshes itself (no JS needed).
+import { checkStatus } from '../../registry/operations.ts';
+import { senseTraces } from '../../traces/operations.ts';
+import { probeDetail } from '../../registry/page-reads.ts';
+import { chart } from './charts.ts';
+import { html, safeHref } from './html.ts';
+import { codeBlock, layout, stat, when } from './layout.ts';
+import { kindWord, lanePill, rowsOr } from './parts.ts';
+import type { PageCtx, PageResult } from './page.ts';
+
+const WAITING = new Set(['queued', 'probing']);
+
+interface TraceRow {
+  channel: string;
+  subject: { kind: string; listing_id?: string; capability?: string; partner_listing_id?: string };
+  value: number;
+}
+
+export async function listingPage(p: PageCtx): Promise<PageResult> {
+  const id = String((p.request.params as { id?: string }).id ?? '');
+  const s = await p.run(checkStatus, { id });
+  const v = s as typeof s & {
+    description: string;
+    website: string | null;
+    category_label: string;
+    badge_label?: string;
+    checks_clean: boolean;
+    probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string };
+    talk: { mode: string; last_at?: string; grace_days_left?: number | null };
+    history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
+    badges: { markdown: string; html: string; images: Record<string, string> };
+  };
+  const [detail, traces] = await Promise.all([probeDetail(p.services.db.kysely, v.id), p.run(senseTraces, { listing_id: v.id, limit: 10 })]);
+  const points = detail.history.map((h) => ({ x: h.at, y: h.score, bad: !h.ok }));
+  const traceRows = (traces as unknown as { traces: TraceRow[] }).traces;
+  const body = html`
+<header class="page-head">
+  <p class="small muted"><a href="/">Registry</a> / ${kindWord(v.kind)}</p>
+  <h1>${v.name || v.id} ${lanePill(v.lane)}</h1>
+  <p class="lede">${v.description || 'No description on the card.'}</p>
+</header>
+${WAITING.has(v.lane) ? html`<p class="status" role="status">The probe is running: this page refreshes itself until the listing is Live or failed.</p>` : ''}
+${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <code>${v.lane_reason}</code></p>` : ''}
+<dl class="stats" aria-label="Listing numbers">
+  ${stat('Score', v.probe.score ?? '—', 'of 100')}
+  ${stat('Uptime', v.history.uptime_pct === null ? '—' : `${v.history.uptime_pct}%`, `${v.history.probes} probes`)}
+  ${stat('Median latency', v.history.median_latency_ms === null ? '—' : `${v.history.median_latency_ms} ms`)}
+  ${stat('Talk', v.talk.mode, v.talk.mode === 'present' ? when(v.talk.last_at) : typeof v.talk.grace_days_left === 'number' ? `${v.talk.grace_days_left} days of grace left` : '')}
+</dl>
+${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`/api/products/demo?listing_id=${encodeURIComponent(v.id)}`}">Take the free demo</a><a class="btn" href="/products">The founding deal</a></p>` : ''}
+<div class="grid">
+<section class="panel" aria-labelledby="card-h">
+  <h2 id="card-h">Card</h2>
+  <dl class="kv">
+    <dt>Listing id</dt><dd><code>${v.id}</code></dd>
+    <dt>Kind</dt><dd>${kindWord(v.kind)}</dd>
+    <dt>${v.kind === 'agent' ? 'Agent card' : 'Endpoint'}</dt><dd><a href="${safeHref(v.url)}" rel="nofollow noopener">${v.url}</a></dd>
+    ${v.website ? html`<dt>Website</dt><dd><a href="${safeHref(v.website)}" rel="nofollow noopener">${v.website}</a></dd>` : ''}
+    <dt>Category</dt><dd>${v.category_label}</dd>
+    <dt>Handshake</dt><dd>${v.probe.handshake} ${v.checks_clean ? html`<span class="pill good">checks clean</span>` : html`<span class="pill">checks not clean</span>`}</dd>
+    <dt>Last probe</dt><dd>${when(v.probe.probed_at)}</dd>
+    ${v.badge_label ? html`<dt>Funnel</dt><dd>${v.badge_label}</dd>` : ''}
+  </dl>
+</section>
+<section class="panel" aria-labelledby="hist-h">
+  <h2 id="hist-h">Probe history</h2>
+  <figure class="chart-figure">${chart(points, { title: 'Probe score over time', summary: `Score of each of the last ${points.length} probes; failed probes are hollow red dots.`, yMax: 100 })}
+  <figcaption class="chart-cap">Score of each probe, oldest to newest; hollow red dots failed.</figcaption></figure>
+</section>
+</div>
+<div class="grid">
+<section class="panel" aria-labelledby="score-h">
+  <h2 id="score-h">Score breakdown</h2>
+  ${
+    detail.breakdown.length
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Part</th><th scope="col" class="n">Points</th><th scope="col">Rule</th></tr></thead><tbody>${detail.breakdown.map(
+          (b) => html`<tr><th scope="row">${b.part}</th><td class="n">${b.points} / ${b.max}</td><td class="small">${b.rule}</td></tr>`,
+        )}</tbody></table></div>`
+      : html`<p class="empty-note">Not probed yet.</p>`
+  }
+  ${detail.checks.length ? html`<h3>Checks</h3><ul class="rows">${detail.checks.map((c) => html`<li><span class="row-main"><code>${c.id}</code> <span class="muted small">${c.detail}</span></span>${c.pass ? html`<span class="pill good">pass</span>` : html`<span class="pill bad">fail</span>`}</li>`)}</ul>` : ''}
+</section>
+<section class="panel" aria-labelledby="badge-h">
+  <h2 id="badge-h">Badges</h2>
+  <div class="badges">${Object.entries(v.badges.images).map(([name, url]) => html`<img src="${safeHref(url.replace(p.base, ''))}" alt="Rollcall ${name} badge" height="20">`)}</div>
+  ${codeBlock('Markdown', v.badges.markdown)}
+  ${codeBlock('HTML', v.badges.html)}
+</section>
+</div>
+<section class="panel" aria-labelledby="traces-h">
+  <h2 id="traces-h">Traces</h2>
+  ${rowsOr(
+    traceRows.map(
+      (t) =>
+        html`<li><span class="row-main"><span class="pill">${t.channel}</span> ${t.subject.kind === 'pair' ? html`with <a href="${`/l/${encodeURIComponent(t.subject.partner_listing_id ?? '')}`}">${t.subject.partner_listing_id}</a>` : t.subject.capability ?? 'this listing'}</span><span class="num small">${t.value.toFixed(2)}</span></li>`,
+    ),
+    'No traces on this listing yet.',
+  )}
+</section>`;
+  return { html: layout({ title: v.name || v.id, path: '', description: `${kindWord(v.kind)} on Rollcall: ${v.name}`, body, refreshS: WAITING.has(v.lane) ? 3 : undefined }) };
+}

@@ -1,0 +1,74 @@
+// Small pieces several pages show: a lane as a pill, a listing as a row, a feed event, a search hit.
+import { html, type Html } from './html.ts';
+import { when } from './layout.ts';
+
+const LANE: Record<string, { word: string; tone: string }> = {
+  active: { word: 'Live', tone: 'good' },
+  queued: { word: 'queued', tone: 'info' },
+  probing: { word: 'probing', tone: 'info' },
+  failed: { word: 'failed', tone: 'bad' },
+  dormant: { word: 'dormant', tone: 'warn' },
+};
+
+export const lanePill = (lane: string) => {
+  const l = LANE[lane] ?? { word: lane, tone: '' };
+  return html`<span class="pill ${l.tone}">${l.word}</span>`;
+};
+
+export const kindWord = (kind: string) => (kind === 'agent' ? 'A2A agent' : 'MCP server');
+
+export const listingHref = (id: string) => `/l/${encodeURIComponent(id)}`;
+
+export interface ListingLike {
+  id: string;
+  name: string;
+  kind: string;
+  lane: string;
+  description?: string;
+  probe?: { score: number | null };
+}
+
+export const listingRow = (l: ListingLike) =>
+  html`<li><span class="row-main"><a href="${listingHref(l.id)}">${l.name || l.id}</a> <span class="muted small">${kindWord(l.kind)}</span>${
+    l.description ? html`<br><span class="muted small">${l.description.slice(0, 140)}</span>` : ''
+  }</span><span>${l.probe?.score !== null && l.probe?.score !== undefined ? html`<span class="pill">score ${l.probe.score}</span> ` : ''}${lanePill(l.lane)}</span></li>`;
+
+const EVENT_WORD: Record<string, string> = {
+  'listing.listed': 'was listed',
+  'listing.live': 'went Live',
+  'demo.taken': 'took the free demo',
+  'feedback.left': 'left feedback',
+};
+
+export interface FeedItem {
+  seq: number;
+  at: string;
+  event: string;
+  listing: { id: string; kind: string; name: string; lane: string };
+  score?: number;
+  rating?: number;
+}
+
+export const feedRow = (e: FeedItem) =>
+  html`<li><span class="row-main"><a href="${listingHref(e.listing.id)}">${e.listing.name || e.listing.id}</a> ${EVENT_WORD[e.event] ?? e.event}${
+    typeof e.score === 'number' ? html` <span class="pill">score ${e.score}</span>` : ''
+  }${typeof e.rating === 'number' ? html` <span class="pill">${e.rating}/5</span>` : ''}</span><time class="muted small" datetime="${e.at}">${when(e.at)}</time></li>`;
+
+export function rowsOr(items: readonly Html[], empty: string): Html {
+  return items.length ? html`<ul class="rows">${items}</ul>` : html`<p class="empty-note">${empty}</p>`;
+}
+
+export interface HitLike {
+  identifier: string;
+  kind: string;
+  source: string;
+  name: string;
+  description: string;
+  listing_id?: string;
+  trust: { probe_score: number | null } | null;
+}
+
+export const hitRow = (h: HitLike) =>
+  html`<li><span class="row-main">${h.listing_id ? html`<a href="${listingHref(h.listing_id)}">${h.name}</a>` : html`<strong>${h.name}</strong>`} <span class="muted small">${kindWord(h.kind)} · ${
+    h.source === 'listing' ? 'Live listing' : 'catalog'
+  }</span><br><span class="muted small">${h.description.slice(0, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;

@@ -1,0 +1,67 @@
+// Read models the human pages need beyond what the operations answer (issue 16): a listing's whole
+// probe history with the last probe's checks and score breakdown, and the growth series of /grow
+// (listings and first-Live per UTC day, public events, trace deposits). Each part is read from the
+// domain that owns it; the pages draw them.
+import type { Executor } from '../platform/db/executor.ts';
+import { loadProbeState, readHistory, type HistoryEntry } from '../probe/store.ts';
+import { RUBRIC } from '../probe/score.ts';
+import { dailyListings, laneCounts } from '../listings/counts.ts';
+import { dailyFeedCounts } from '../feed/counts.ts';
+import { dailyDepositCounts } from '../traces/counts.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface ScorePart {
+  part: keyof typeof RUBRIC;
+  points: number;
+  max: number;
+  rule: string;
+}
+
+export interface ProbeDetail {
+  /** Oldest first, at most the kept history (probe/store.ts HISTORY_KEEP). */
+  history: HistoryEntry[];
+  breakdown: ScorePart[];
+  checks: { id: string; pass: boolean; detail: string }[];
+}
+
+/** The stored probe report is written by probe/apply.ts; an unreadable one shows as no detail. */
+function parseReport(report: string | null): { breakdown?: Record<string, number>; checks?: ProbeDetail['checks'] } {
+  if (!report) return {};
+  try {
+    return JSON.parse(report);
+  } catch {
+    return {};
+  }
+}
+
+export async function probeDetail(ex: Executor, listingId: string): Promise<ProbeDetail> {
+  const [state, history] = await Promise.all([loadProbeState(ex, listingId), readHistory(ex, listingId)]);
+  const report = parseReport(state?.report ?? null);
+  const breakdown = report.breakdown
+    ? (Object.keys(RUBRIC) as (keyof typeof RUBRIC)[]).map((part) => ({ part, points: Math.round((report.breakdown![part] ?? 0) * 10) / 10, max: RUBRIC[part].max, rule: RUBRIC[part].rule }))
+    : [];
+  return { history: [...history].reverse(), breakdown, checks: Array.isArray(report.checks) ? report.checks : [] };
+}
+
+export interface GrowthDay {
+  day: string;
+  listed: number;
+  went_live: number;
+  events: number;
+  deposits: number;
+}
+
+/** Per UTC day over the last `days` days (only days with something), plus the registry now. */
+export async function growthSeries(ex: Executor, now: Date, days: number) {
+  const sinceDay = new Date(now.getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const [listed, events, deposits, lanes] = await Promise.all([dailyListings(ex, sinceDay), dailyFeedCounts(ex, sinceDay), dailyDepositCounts(ex, sinceDay), laneCounts(ex)]);
+  const byDay = new Map<string, GrowthDay>();
+  const at = (day: string) => byDay.get(day) ?? byDay.set(day, { day, listed: 0, went_live: 0, events: 0, deposits: 0 }).get(day)!;
+  for (const d of listed) Object.assign(at(d.day), { listed: d.listed, went_live: d.went_live });
+  for (const e of events) at(e.day).events += e.count;
+  for (const d of deposits) at(d.day).deposits = d.deposits;
+  const total = lanes.reduce((n, r) => n + r.count, 0);
+  const live = lanes.filter((r) => r.lane === 'active').reduce((n, r) => n + r.count, 0);
+  return { since_day: sinceDay, today: now.toISOString().slice(0, 10), days: [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day)), listings: { total, live } };
+}
