@@ -14,11 +14,11 @@ import { matchesEtag } from './response-cache.ts';
 
 /** Badges change when a listing's state does; a minute of caching keeps READMEs current enough. */
 export const BADGE_MAX_AGE_S = 60;
-const STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
+export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
 
 const query = z.object({
   id: z.string().min(1).max(64).optional().describe('A listing_id: that listing\'s badge; without it, the registry\'s.'),
-  style: z.enum(STYLES).optional().describe('badge-maker style (default flat).'),
+  style: z.enum(BADGE_STYLES).optional().describe('badge-maker style (default flat).'),
 });
 
 const badgeOf = (param: string): BadgeName | undefined => {

@@ -7,6 +7,8 @@ import { MCP_PATHS } from '../mcp.ts';
 import { A2A_PATH, OPENAPI_VERSION } from './paths.ts';
 import { SERVER_DESCRIPTION } from './server-card.ts';
 import { registryApiPaths } from '../registry-api.ts';
+import { BADGE_NAMES } from '../../registry/badges.ts';
+import { BADGE_STYLES } from '../badges.ts';
 
 /** A served document, as /openapi.json describes it. */
 export interface DocumentPath {
@@ -108,6 +110,27 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     };
   }
   Object.assign(paths, registryApiPaths());
+  // The badges (src/http/badges.ts): images for READMEs, so errors are images too.
+  paths['/badge/{name}'] = {
+    get: {
+      operationId: 'badge',
+      summary: 'An SVG badge (badge-maker): the registry\'s, or with ?id= a listing\'s; `.svg` after the name is accepted',
+      tags: ['badges'],
+      parameters: [
+        { name: 'name', in: 'path', required: true, description: 'Which badge (optionally with .svg).', schema: { type: 'string', enum: [...BADGE_NAMES] } },
+        { name: 'id', in: 'query', required: false, description: 'A listing_id: that listing\'s badge; without it, the registry\'s.', schema: { type: 'string', minLength: 1, maxLength: 64 } },
+        { name: 'style', in: 'query', required: false, description: 'badge-maker style (default flat).', schema: { type: 'string', enum: [...BADGE_STYLES] } },
+        { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer.', schema: { type: 'string' } },
+      ],
+      responses: {
+        '200': { description: 'The badge (public, cached for 60 s, ETag)', content: { 'image/svg+xml': {} } },
+        '304': { description: 'Not modified: the If-None-Match ETag is current' },
+        '400': { $ref: '#/components/responses/Error' },
+        '404': { description: 'No such badge, no listing with this id, or a badge that does not apply to it: a grey "not found" badge', content: { 'image/svg+xml': {} } },
+        '429': { $ref: '#/components/responses/Error' },
+      },
+    },
+  };
   paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
   paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
   paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
