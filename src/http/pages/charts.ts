@@ -23,9 +23,17 @@ export interface ChartOptions {
   unit?: string;
 }
 
-const W = 640;
-const H = 220;
-const PAD = { top: 14, right: 14, bottom: 30, left: 44 };
+/** The y axis's top and how many gridline steps: whole steps for counts (never 0.25 of a listing). */
+export function yAxis(max: number, fixed?: number): { top: number; steps: number } {
+  const top = fixed ?? Math.max(4, niceMax(max));
+  return { top, steps: top % 4 === 0 && top <= 4 ? 4 : top % 5 === 0 ? 5 : 4 };
+}
+
+const W = 600;
+const H = 240;
+const PAD = { top: 16, right: 16, bottom: 34, left: 46 };
+/** Bars stay bars, not slabs, when there are few days. */
+const MAX_BAR = 28;
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -47,10 +55,16 @@ export const cumulative = (series: readonly Point[]): Point[] => {
 /** First difference: how much each step added (the growth rate of a cumulative curve). */
 export const delta = (series: readonly Point[]): Point[] => series.map((p, i) => ({ x: p.x, y: i === 0 ? p.y : p.y - series[i - 1]!.y }));
 
-/** Fills the UTC days between the first and last with zeros, so time is evenly spaced. */
-export function dailySeries(days: readonly { day: string; value: number }[], fromDay?: string, toDay?: string): Point[] {
+/**
+ * Fills the UTC days between the first and last with zeros, so time is evenly spaced; `minDays`
+ * starts the series earlier when it is shorter, so a young network's curve starts at zero.
+ */
+export function dailySeries(days: readonly { day: string; value: number }[], fromDay?: string, toDay?: string, minDays = 1): Point[] {
   const sorted = [...days].sort((a, b) => a.day.localeCompare(b.day));
-  const first = fromDay ?? sorted[0]?.day;
+  const last0 = toDay ?? sorted[sorted.length - 1]?.day;
+  const earliest = last0 ? new Date(Date.parse(`${last0}T00:00:00Z`) - (minDays - 1) * 86_400_000).toISOString().slice(0, 10) : undefined;
+  const given = fromDay ?? sorted[0]?.day;
+  const first = given && earliest && earliest < given ? earliest : given;
   const last = toDay ?? sorted[sorted.length - 1]?.day;
   if (!first || !last) return [];
   const byDay = new Map(sorted.map((d) => [d.day, d.value]));
@@ -69,13 +83,13 @@ export function chart(series: readonly Point[], o: ChartOptions): Html {
   const id = `c${++chartSeq}`;
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
-  const top = o.yMax ?? niceMax(Math.max(0, ...series.map((p) => p.y)));
+  const { top, steps } = yAxis(Math.max(0, ...series.map((p) => p.y)), o.yMax);
   const n = series.length;
   const kind = o.kind ?? 'line';
   const xAt = (i: number) => PAD.left + (kind === 'bar' ? ((i + 0.5) * innerW) / Math.max(n, 1) : n <= 1 ? innerW / 2 : (i * innerW) / (n - 1));
   const yAt = (y: number) => PAD.top + innerH - (Math.max(0, Math.min(y, top)) / top) * innerH;
   const unit = o.unit ?? '';
-  const grid = [0, 0.25, 0.5, 0.75, 1].map((f) => {
+  const grid = Array.from({ length: steps + 1 }, (_, i) => i / steps).map((f) => {
     const y = round(PAD.top + innerH - f * innerH);
     return html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"></line><text class="axis" x="${PAD.left - 6}" y="${y + 4}" text-anchor="end">${round(top * f)}${unit}</text>`;
   });
@@ -88,7 +102,7 @@ export function chart(series: readonly Point[], o: ChartOptions): Html {
   if (!n) {
     marks = html`<text class="axis empty" x="${W / 2}" y="${H / 2}" text-anchor="middle">no data yet</text>`;
   } else if (kind === 'bar') {
-    const bw = Math.max(2, (innerW / n) * 0.7);
+    const bw = Math.min(MAX_BAR, Math.max(2, (innerW / n) * 0.7));
     marks = html`${series.map((p, i) => html`<rect class="bar" x="${round(xAt(i) - bw / 2)}" y="${round(yAt(p.y))}" width="${round(bw)}" height="${round(PAD.top + innerH - yAt(p.y))}"><title>${p.x}: ${p.y}${unit}</title></rect>`)}`;
   } else {
     const pts = series.map((p, i) => `${round(xAt(i))},${round(yAt(p.y))}`).join(' ');

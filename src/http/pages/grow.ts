@@ -9,6 +9,8 @@ import { layout, pageHead, stat } from './layout.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const WINDOW_DAYS = 90;
+/** Charts span at least two weeks, so a curve shows where it started. */
+const MIN_DAYS = 14;
 
 const figure = (c: Html, caption: string) => html`<figure class="chart-figure">${c}<figcaption class="chart-cap">${caption}</figcaption></figure>`;
 const last = (s: Point[]) => s[s.length - 1]?.y ?? 0;
@@ -16,7 +18,7 @@ const last = (s: Point[]) => s[s.length - 1]?.y ?? 0;
 export async function growPage(p: PageCtx): Promise<PageResult> {
   const g = await growthSeries(p.services.db.kysely, p.now, WINDOW_DAYS);
   const from = g.days[0]?.day;
-  const series = (value: (d: (typeof g.days)[number]) => number) => dailySeries(g.days.map((d) => ({ day: d.day, value: value(d) })), from, g.today);
+  const series = (value: (d: (typeof g.days)[number]) => number) => dailySeries(g.days.map((d) => ({ day: d.day, value: value(d) })), from, g.today, MIN_DAYS);
   const wentLive = series((d) => d.went_live);
   const sCurve = cumulative(wentLive);
   const accel = delta(wentLive);
@@ -31,7 +33,7 @@ ${pageHead('Grow', html`How the network grows, from the registry's own records o
   ${stat('Gone Live, window', last(sCurve))}
   ${stat('Trace deposits, window', deposits.reduce((n, x) => n + x.y, 0))}
 </dl>
-<div class="grid">
+<div class="charts">
   <section class="panel" aria-labelledby="s-h">
     <h2 id="s-h">S-curve: listings gone Live</h2>
     ${figure(chart(sCurve, { title: 'Listings gone Live, cumulative', summary: `Cumulative count of listings that first went Live, per UTC day; ${last(sCurve)} in the window.` }), 'Running total of first-time Live listings per UTC day.')}

@@ -76,8 +76,8 @@ export const stat = (label: string, value: Part, note?: Part) =>
   html`<div class="stat"><dt>${label}</dt><dd><span class="num">${value}</span>${note ? html`<span class="note">${note}</span>` : ''}</dd></div>`;
 
 /** A code block with a copy button (the button appears only with JS). */
-export const codeBlock = (label: string, code: string) =>
-  html`<figure class="code"><figcaption>${label}</figcaption><pre tabindex="0"><code>${code}</code></pre><button type="button" class="copy" data-copy hidden>Copy</button></figure>`;
+export const codeBlock = (label: string, code: string, wrap = false) =>
+  html`<figure class="code"><figcaption><span>${label}</span><button type="button" class="copy" data-copy hidden>Copy</button></figcaption><pre tabindex="0"${wrap ? html` class="wrap-text"` : ''}><code>${code}</code></pre></figure>`;
 
 /** Time as a short UTC string: 2026-11-01 12:00 UTC. */
 export const when = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');

@@ -76,8 +76,8 @@ ${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`
   <h2 id="score-h">Score breakdown</h2>
   ${
     detail.breakdown.length
-      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Part</th><th scope="col" class="n">Points</th><th scope="col">Rule</th></tr></thead><tbody>${detail.breakdown.map(
-          (b) => html`<tr><th scope="row">${b.part}</th><td class="n">${b.points} / ${b.max}</td><td class="small">${b.rule}</td></tr>`,
+      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Part and rule</th><th scope="col" class="n">Points</th></tr></thead><tbody>${detail.breakdown.map(
+          (b) => html`<tr><th scope="row">${b.part}<span class="sub">${b.rule}</span></th><td class="n">${b.points} / ${b.max}</td></tr>`,
         )}</tbody></table></div>`
       : html`<p class="empty-note">Not probed yet.</p>`
   }
@@ -86,8 +86,8 @@ ${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`
 <section class="panel" aria-labelledby="badge-h">
   <h2 id="badge-h">Badges</h2>
   <div class="badges">${Object.entries(v.badges.images).map(([name, url]) => html`<img src="${safeHref(url.replace(p.base, ''))}" alt="Rollcall ${name} badge" height="20">`)}</div>
-  ${codeBlock('Markdown', v.badges.markdown)}
-  ${codeBlock('HTML', v.badges.html)}
+  ${codeBlock('Markdown', v.badges.markdown, true)}
+  ${codeBlock('HTML', v.badges.html, true)}
 </section>
 </div>
 <section class="panel" aria-labelledby="traces-h">

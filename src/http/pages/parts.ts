@@ -15,6 +15,9 @@ export const lanePill = (lane: string) => {
   return html`<span class="pill ${l.tone}">${l.word}</span>`;
 };
 
+/** Text cut at a word boundary with an ellipsis. */
+export const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max).replace(/\s+\S*$/, '')}…`);
+
 export const kindWord = (kind: string) => (kind === 'agent' ? 'A2A agent' : 'MCP server');
 
 export const listingHref = (id: string) => `/l/${encodeURIComponent(id)}`;
@@ -30,7 +33,7 @@ export interface ListingLike {
 
 export const listingRow = (l: ListingLike) =>
   html`<li><span class="row-main"><a href="${listingHref(l.id)}">${l.name || l.id}</a> <span class="muted small">${kindWord(l.kind)}</span>${
-    l.description ? html`<br><span class="muted small">${l.description.slice(0, 140)}</span>` : ''
+    l.description ? html`<br><span class="muted small">${clip(l.description, 140)}</span>` : ''
   }</span><span>${l.probe?.score !== null && l.probe?.score !== undefined ? html`<span class="pill">score ${l.probe.score}</span> ` : ''}${lanePill(l.lane)}</span></li>`;
 
 const EVENT_WORD: Record<string, string> = {
@@ -71,4 +74,4 @@ export interface HitLike {
 export const hitRow = (h: HitLike) =>
   html`<li><span class="row-main">${h.listing_id ? html`<a href="${listingHref(h.listing_id)}">${h.name}</a>` : html`<strong>${h.name}</strong>`} <span class="muted small">${kindWord(h.kind)} · ${
     h.source === 'listing' ? 'Live listing' : 'catalog'
-  }</span><br><span class="muted small">${h.description.slice(0, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;
+  }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;

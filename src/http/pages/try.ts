@@ -23,9 +23,9 @@ ${pageHead('Try the tools', html`These forms call the real MCP endpoint, <code>$
     <label>Goals <span class="hint">One per line or a sentence.</span><textarea name="goals" required maxlength="2000">Triage support tickets and draft replies</textarea></label>
     <p><button class="primary" type="submit">Run improve_kernel</button></p>
   </form>
-  <p class="small muted" data-nojs>Without JavaScript, run it from a terminal:</p>
-  ${codeBlock('curl', curl)}
   <div id="kernel-out" class="result" aria-live="polite"></div>
+  <p class="small muted" data-nojs>Without JavaScript, run it from a terminal:</p>
+  ${codeBlock('The same call with curl', curl)}
 </section>
 <section class="panel" aria-labelledby="search-h">
   <h2 id="search-h">Search</h2>

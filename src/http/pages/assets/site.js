@@ -17,7 +17,7 @@
     if (!navigator.clipboard) continue;
     b.hidden = false;
     b.addEventListener('click', async () => {
-      const code = b.parentElement.querySelector('pre');
+      const code = b.closest('figure').querySelector('pre');
       try {
         await navigator.clipboard.writeText(code.textContent);
         b.textContent = 'Copied';
