@@ -96,7 +96,8 @@ export function chart(series: readonly Point[], o: ChartOptions): Html {
   const labels = n
     ? [0, Math.floor((n - 1) / 2), n - 1]
         .filter((v, i, a) => a.indexOf(v) === i)
-        .map((i) => html`<text class="axis" x="${round(xAt(i))}" y="${H - 8}" text-anchor="middle">${series[i]!.x.slice(0, 16).replace('T', ' ')}</text>`)
+        // The first label starts at its point and the last ends at it, so neither is cut at the edge.
+        .map((i) => html`<text class="axis" x="${round(xAt(i))}" y="${H - 8}" text-anchor="${n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}">${series[i]!.x.slice(0, 16).replace('T', ' ')}</text>`)
     : [];
   let marks: Html;
   if (!n) {
