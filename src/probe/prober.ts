@@ -115,7 +115,15 @@ export class Prober {
 
   private run(options: ProbeOptions): ProbeRun {
     const bound = withSignal(this.client, options.signal);
-    const counted: Fetcher = this.onFetch ? { fetch: (url, init) => (this.onFetch?.(), bound.fetch(url, init)) } : bound;
+    const listener = this.onFetch;
+    const counted: Fetcher = listener
+      ? {
+          fetch: (url, init) => {
+            listener();
+            return bound.fetch(url, init);
+          },
+        }
+      : bound;
     return new ProbeRun(counted, this.allowPrivate, options.onPhase);
   }
 
