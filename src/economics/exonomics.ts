@@ -9,8 +9,8 @@ import { EVENTS, isEventId, meteredEvent } from '../metering/events.ts';
 import { dailyOutcomes } from '../traces/counts.ts';
 import { daysArg, READ_ONLY, sinceDayOf } from './window.ts';
 
-const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
-const perUnit = (quality: number, units: number) => (units > 0 ? round4(quality / units) : null);
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const perUnit = (quality: number, units: number) => (units > 0 ? round6(quality / units) : null);
 
 interface EventTotals {
   event_id: string;
@@ -69,11 +69,11 @@ export const getExonomics = defineOperation({
     }
 
     const events = [...byEvent.values()]
-      .map((e) => ({ ...e, outcome_quality: round4(e.outcome_quality), value_per_unit: perUnit(e.outcome_quality, e.used + e.paid) }))
+      .map((e) => ({ ...e, outcome_quality: round6(e.outcome_quality), value_per_unit: perUnit(e.outcome_quality, e.used + e.paid) }))
       .sort((a, b) => b.used + b.paid - (a.used + a.paid) || a.event_id.localeCompare(b.event_id));
     const days = [...byDay.values()]
       .sort((a, b) => a.day.localeCompare(b.day))
-      .map((d) => ({ day: d.day, units: d.units, paid_cents: d.paid_cents, outcomes: { count: d.outcomes, ok: d.ok, quality: round4(d.quality) }, value_per_unit: perUnit(d.quality, d.units), events: d.events }));
+      .map((d) => ({ day: d.day, units: d.units, paid_cents: d.paid_cents, outcomes: { count: d.outcomes, ok: d.ok, quality: round6(d.quality) }, value_per_unit: perUnit(d.quality, d.units), events: d.events }));
     const units = days.reduce((s, d) => s + d.units, 0);
     const quality = days.reduce((s, d) => s + d.outcomes.quality, 0);
     return {
@@ -88,7 +88,7 @@ export const getExonomics = defineOperation({
         paid: events.reduce((s, e) => s + e.paid, 0),
         paid_cents: events.reduce((s, e) => s + e.paid_cents, 0),
         outcomes: days.reduce((s, d) => s + d.outcomes.count, 0),
-        outcome_quality: round4(quality),
+        outcome_quality: round6(quality),
         value_per_unit: perUnit(quality, units),
       },
       events,
