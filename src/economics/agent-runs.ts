@@ -21,7 +21,7 @@ export const getAgentRuns = defineOperation({
   annotations: READ_ONLY,
   description:
     "A caller's or a listing's history of value-tool runs, newest first: kernel versions (improve_kernel) and loop ticks (run_loop_tick) with their reasons, compositions made or taken part in (mesh_compose), outcomes deposited or reported on the listing (deposit_outcome), and today's metered units per event. Name yourself as for a metered call (Bearer token or access_token, listing_id, or agent_name); without any, your address's runs.",
-  input: z.object({ ...callerArgs, limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many of each kind of run (default 20, at most 100).') }),
+  input: z.strictObject({ ...callerArgs, limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many of each kind of run (default 20, at most 100).') }),
   output: z.looseObject({ ok: z.literal(true), caller: z.looseObject({ kind: z.string(), label: z.string() }), kernel_versions: z.array(z.looseObject({ version: z.number() })), compositions: z.array(z.looseObject({ composition_id: z.string() })), outcomes: z.array(z.looseObject({ id: z.string() })) }),
   handler: async (ctx: Ctx, input) => {
     const ex = ctx.db.kysely;
