@@ -8,6 +8,7 @@ import { migrateToLatest } from './platform/db/migrate.ts';
 import { requestId } from './platform/ids.ts';
 import { loggerOptions } from './platform/log.ts';
 import { Metrics } from './platform/metrics.ts';
+import { COUNTERS, UsageCounters } from './platform/usage/counters.ts';
 import { closeRedis, openRedis } from './platform/redis.ts';
 import type { JobRunner } from './platform/jobs/runner.ts';
 import { schemaHistory } from './migrations/index.ts';
@@ -63,7 +64,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     http.log.warn('PROBE_ALLOW_PRIVATE=1: the prober reaches loopback and private addresses on any port. For development and tests only, never in production.');
   }
   const redis = config.redisUrl ? openRedis(config.redisUrl, http.log) : undefined;
-  const base = { config, db, clock: options.clock ?? systemClock, log: http.log, metrics: new Metrics(), redis };
+  const clock = options.clock ?? systemClock;
+  const usage = new UsageCounters(db.kysely, clock, (err) => http.log.warn({ err }, 'usage counters not stored yet; kept for the next flush'));
+  const base = { config, db, clock, log: http.log, metrics: new Metrics(), redis, usage };
   const { services, jobs } = assemble(base, options);
 
   // Only JSON bodies are accepted; anything else is a 415, not a silent string.
@@ -76,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const route = request.routeOptions.url ?? 'unmatched';
     services.metrics.requests.inc({ route, status: `${Math.floor(reply.statusCode / 100)}xx` });
     services.metrics.requestSeconds.observe({ route }, reply.elapsedTime / 1000);
+    usage.count(COUNTERS.requests);
   });
   http.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   // Shutdown cuts probes in flight instead of waiting out their time limits; their jobs are handed
@@ -86,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await services.probe.prober.abort();
     await services.probe.scheduler.close();
     await jobs.close();
+    await usage.stop();
     await closeFacilitator(config);
     if (redis) await closeRedis(redis);
     if (ownsDb) await db.close();
@@ -112,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   http.log.info(built, 'search index built');
   registerSearchMetrics(services.metrics.registry, services.search, built.ms);
   services.search.start();
+  usage.start(config.usageFlushS * 1000);
   jobs.start();
   return { http, services, jobs };
 }

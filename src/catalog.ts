@@ -32,6 +32,14 @@ import { getFeedbackPricing } from './registry/pricing.ts';
 import { listOpportunities } from './registry/opportunities.ts';
 import { productLearning, improvementLog } from './registry/learning.ts';
 import { listingLifecycle, discoveryPack, foundingDogfood } from './registry/network-surfaces.ts';
+import { networkValue, getAcceleration } from './economics/operations.ts';
+import { getExonomics } from './economics/exonomics.ts';
+import { hyperIndex } from './economics/hyper.ts';
+import { abundanceRank } from './economics/abundance.ts';
+import { sCurveBoard } from './economics/s-curve.ts';
+import { getPlatformCost } from './economics/platform-cost.ts';
+import { getAgentRuns } from './economics/agent-runs.ts';
+import { zeroMcPack } from './registry/zero-mc-pack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: inputs and results differ per operation; only the ctx they need is checked here
 export const operations: readonly Operation<any, any, Services>[] = [
@@ -105,4 +113,13 @@ export const operations: readonly Operation<any, any, Services>[] = [
   feedbackPreferences,
   discoveryPack,
   foundingDogfood,
+  getExonomics,
+  networkValue,
+  getAcceleration,
+  hyperIndex,
+  abundanceRank,
+  zeroMcPack,
+  sCurveBoard,
+  getPlatformCost,
+  getAgentRuns,
 ];

@@ -75,6 +75,15 @@ const envSchema = z.object({
   A2A_TASK_KEEP_DAYS: positive(30),
   // The connector playbook (issue 15): a partner picked within this many days is not picked again.
   CONNECTOR_REPEAT_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Network economics (issue 14): how often each instance adds its batched usage counts to the
+  // database (0: only at shutdown and before get_platform_cost), how often the daily network_value
+  // point is refreshed, and the unit costs get_platform_cost's estimate multiplies.
+  USAGE_FLUSH_S: count(15),
+  NETWORK_VALUE_INTERVAL_S: positive(900),
+  COST_USD_PER_M_REQUESTS: z.coerce.number().min(0).default(0.5),
+  COST_USD_PER_M_TOOL_CALLS: z.coerce.number().min(0).default(2),
+  COST_USD_PER_K_PROBE_FETCHES: z.coerce.number().min(0).default(0.05),
+  COST_USD_PER_M_ROWS_MONTH: z.coerce.number().min(0).default(0.25),
 });
 
 export type Config = {
@@ -125,8 +134,20 @@ export type Config = {
   catalogSyncRetryS: number;
   a2aTaskKeepDays: number;
   connectorRepeatDays: number;
+  usageFlushS: number;
+  networkValueIntervalS: number;
+  /** get_platform_cost's unit costs in USD. */
+  unitCosts: UnitCosts;
   version: string;
 };
+
+export interface UnitCosts {
+  perMillionRequests: number;
+  perMillionToolCalls: number;
+  perThousandProbeFetches: number;
+  /** Storage: per million stored rows per 30-day month. */
+  perMillionRowsMonth: number;
+}
 
 export interface X402Config {
   enabled: boolean;
@@ -248,6 +269,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogSyncRetryS: e.CATALOG_SYNC_RETRY_S,
     a2aTaskKeepDays: e.A2A_TASK_KEEP_DAYS,
     connectorRepeatDays: e.CONNECTOR_REPEAT_DAYS,
+    usageFlushS: e.USAGE_FLUSH_S,
+    networkValueIntervalS: e.NETWORK_VALUE_INTERVAL_S,
+    unitCosts: {
+      perMillionRequests: e.COST_USD_PER_M_REQUESTS,
+      perMillionToolCalls: e.COST_USD_PER_M_TOOL_CALLS,
+      perThousandProbeFetches: e.COST_USD_PER_K_PROBE_FETCHES,
+      perMillionRowsMonth: e.COST_USD_PER_M_ROWS_MONTH,
+    },
     version: VERSION,
   };
 }

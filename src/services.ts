@@ -22,6 +22,8 @@ import { CATALOG_SYNC_JOB, CatalogSyncJob, catalogSyncTask } from './catalog/job
 import { SearchIndex } from './search/index-runtime.ts';
 import { CapabilityIndex, type MeshRuntime } from './mesh/capability-index.ts';
 import { pruneA2aTasksTask } from './a2a/retention.ts';
+import { networkValueTask } from './economics/tasks.ts';
+import { COUNTERS } from './platform/usage/counters.ts';
 
 /** Everything an operation's ctx may carry: platform services and each domain's runtime. */
 export interface Services extends BaseServices {
@@ -56,6 +58,8 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
     metrics: new ProbeMetrics(base.metrics.registry),
     slot: (waitMs) => jobs.acquire(PROBE_JOB, waitMs),
   };
+  // Every outbound fetch a probe makes counts toward get_platform_cost (batched, in memory).
+  probe.prober.observeFetches(() => base.usage.count(COUNTERS.probeFetches));
   const search = new SearchIndex(base.db.kysely, base.log, { pollMs: config.searchPollMs });
   const services: Services = { ...base, probe, identity: new IdentityRuntime(base), search, mesh: { capabilities: new CapabilityIndex() } };
 
@@ -67,5 +71,6 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
   jobs.every(catalogSyncTask(config));
   jobs.every(pruneA2aTasksTask(config));
+  jobs.every(networkValueTask(config));
   return { services, jobs };
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { loggerOptions, type Logger } from '../platform/log.ts';
 import { Metrics } from '../platform/metrics.ts';
+import { UsageCounters } from '../platform/usage/counters.ts';
 import type { Ctx } from '../platform/operation.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
 import { assemble, type Services } from '../services.ts';
@@ -33,7 +34,7 @@ export interface Local {
 /** The services bundle a server would build, on the configured database, without its pools and timers. */
 export async function openLocal(config: Config, io: Io): Promise<Local> {
   const { db } = await openDatabase(config);
-  const base = { config, db, clock: systemClock, log: cliLogger(config, io), metrics: new Metrics(false) };
+  const base = { config, db, clock: systemClock, log: cliLogger(config, io), metrics: new Metrics(false), usage: new UsageCounters(db.kysely, systemClock) };
   const { services, jobs } = assemble(base, { probes: noWakeUps });
   return {
     services,
@@ -43,6 +44,7 @@ export async function openLocal(config: Config, io: Io): Promise<Local> {
       jobs.stop();
       await services.search.stop();
       await jobs.close();
+      await services.usage.stop();
       await services.probe.prober.close();
       await db.close();
     },

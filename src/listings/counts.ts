@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { listingTables as q, type Lane } from './tables.ts';
+import { canonicalCapabilities, capabilityNames } from './capabilities.ts';
 
 export async function laneCounts(ex: Executor): Promise<{ kind: 'agent' | 'mcp'; lane: Lane; count: number }[]> {
   const rows = await q(ex).selectFrom('listings').select((eb) => ['kind', 'lane', eb.fn.countAll<number>().as('n')]).groupBy(['kind', 'lane']).execute();
@@ -25,3 +26,12 @@ export async function dailyListings(ex: Executor, sinceDay: string): Promise<{ d
   for (const r of live) days.set(r.day, { ...(days.get(r.day) ?? { day: r.day, listed: 0, went_live: 0 }), went_live: Number(r.n) });
   return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
+
+/** Every Live listing's id, kind and capability names (hyper_index), in id order. */
+export async function activeCapabilities(ex: Executor): Promise<{ id: string; kind: 'agent' | 'mcp'; names: string[] }[]> {
+  const rows = await q(ex).selectFrom('listings').select(['id', 'kind', 'capabilities']).where('lane', '=', 'active').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, kind: r.kind, names: canonicalCapabilities(capabilityNames(r.capabilities) ?? []) }));
+}
+
+/** Listings created per UTC day over the whole history (s_curve_board's listing curve). */
+export const listingsPerDay = (ex: Executor) => dailyListings(ex, '0000-00-00');

@@ -130,3 +130,9 @@ export async function countCompositionEdges(ex: Executor): Promise<{ edges: numb
   const comps = await q(ex).selectFrom('compositions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { edges: Number(edges.n), compositions: Number(comps.n) };
 }
+
+/** How many stored compositions each listing serves in as a partner (abundance_rank: value given to others). */
+export async function partnerServings(ex: Executor): Promise<Map<string, number>> {
+  const rows = await q(ex).selectFrom('composition_members').select((eb) => ['listing_id', eb.fn.countAll<number>().as('n')]).where('role', '=', 'partner').groupBy('listing_id').execute();
+  return new Map(rows.map((r) => [r.listing_id, Number(r.n)]));
+}

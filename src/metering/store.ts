@@ -228,3 +228,14 @@ export async function finishPayment(ex: Executor, proofHash: string, end: Pick<X
 export async function paymentByHash(ex: Executor, proofHash: string): Promise<X402PaymentsTable | undefined> {
   return q(ex).selectFrom('x402_payments').selectAll().where('proof_hash', '=', proofHash).executeTakeFirst();
 }
+
+/** The first UTC day each subject used each event (s_curve_board: adopters per product). */
+export async function firstUses(ex: Executor): Promise<{ subject: string; event_id: string; day: string }[]> {
+  const rows = await q(ex)
+    .selectFrom('meter_usage')
+    .select((eb) => ['subject', 'event_id', eb.fn.min<string>('day').as('day')])
+    .where((eb) => eb.or([eb('used', '>', 0), eb('paid', '>', 0)]))
+    .groupBy(['subject', 'event_id'])
+    .execute();
+  return rows.map((r) => ({ subject: r.subject, event_id: r.event_id, day: String(r.day) }));
+}

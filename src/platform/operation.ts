@@ -11,6 +11,7 @@ import type { Db } from './db/dialect.ts';
 import type { Metrics } from './metrics.ts';
 import type { Redis } from 'ioredis';
 import { invalidInput } from './errors.ts';
+import { COUNTERS, toolCounter, type UsageCounters } from './usage/counters.ts';
 
 /** What every operation may use: injected once per process. Domains add their runtime objects beside these. */
 export interface BaseServices {
@@ -21,6 +22,8 @@ export interface BaseServices {
   metrics: Metrics;
   /** The shared Redis connection when REDIS_URL is set (limits and budgets across instances). */
   redis?: Redis;
+  /** What the service serves (requests, tool calls, probe fetches), counted in memory and flushed per day. */
+  usage: UsageCounters;
 }
 
 /** Who is calling (DESIGN.md "Caller identity"); richer forms arrive with access tokens. */
@@ -100,6 +103,11 @@ export async function runOperation<S extends z.ZodType, R, X>(
   door: Door,
 ): Promise<R> {
   // The tool doors (MCP, and A2A data parts naming a tool) use the stricter tool input.
+  // A tool call served (MCP tools/call, an A2A request that names a tool or intent), bad input included.
+  if (door === 'mcp' || door === 'a2a') {
+    ctx.usage.count(COUNTERS.toolCalls);
+    ctx.usage.count(toolCounter(op.name));
+  }
   const schema = door !== 'rest' && op.toolInput ? op.toolInput : op.input;
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);

@@ -102,13 +102,29 @@ const isAuth = (status: number, headers: Record<string, string>) => (status === 
 
 /** Probes URLs through one guarded client; each probe is a ProbeRun bound to its own deadline. */
 export class Prober {
+  private onFetch: (() => void) | undefined;
   constructor(
     private readonly client: GuardedClient,
     private readonly allowPrivate: boolean,
   ) {}
 
+  /** Calls `listener` once per outbound fetch a probe makes (the assembly counts them: get_platform_cost). */
+  observeFetches(listener: () => void): void {
+    this.onFetch = listener;
+  }
+
   private run(options: ProbeOptions): ProbeRun {
-    return new ProbeRun(withSignal(this.client, options.signal), this.allowPrivate, options.onPhase);
+    const bound = withSignal(this.client, options.signal);
+    const listener = this.onFetch;
+    const counted: Fetcher = listener
+      ? {
+          fetch: (url, init) => {
+            listener();
+            return bound.fetch(url, init);
+          },
+        }
+      : bound;
+    return new ProbeRun(counted, this.allowPrivate, options.onPhase);
   }
 
   /** Never throws: whatever goes wrong becomes a failed report with its reason. */

@@ -42,3 +42,16 @@ export async function outcomeTotals(ex: Executor, untilIso: string, listingId?: 
   const row = await sel.executeTakeFirstOrThrow();
   return { count: Number(row.n), quality: Number(row.q) };
 }
+
+/** The newest outcomes deposited by a caller or reported on a listing (get_agent_runs), newest first. */
+export async function recentOutcomes(ex: Executor, by: { depositor: string; listing_id?: string }, limit: number): Promise<Outcome[]> {
+  const rows = await q(ex)
+    .selectFrom('trace_outcomes')
+    .selectAll()
+    .where((eb) => (by.listing_id !== undefined ? eb.or([eb('depositor', '=', by.depositor), eb('listing_id', '=', by.listing_id)]) : eb('depositor', '=', by.depositor)))
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, listing_id: r.listing_id, ok: Number(r.ok) === 1, quality: Number(r.quality), body: r.body, from: r.from_label, depositor: r.depositor, at: r.at }));
+}

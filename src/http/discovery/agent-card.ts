@@ -116,7 +116,7 @@ const GROUPS: Group[] = [
     name: 'Network economics',
     purpose: 'Read-only analytics over the network: value, growth, costs and runs.',
     tags: ['analytics', 'economics'],
-    tools: ['get_exonomics', 'network_value', 'get_acceleration', 'cost_model', 'abundance_rank', 'zero_mc_pack', 's_curve_board', 'get_platform_cost', 'get_agent_runs'],
+    tools: ['get_exonomics', 'network_value', 'get_acceleration', 'hyper_index', 'cost_model', 'abundance_rank', 'zero_mc_pack', 's_curve_board', 'get_platform_cost', 'get_agent_runs'],
   },
   {
     id: 'identity',

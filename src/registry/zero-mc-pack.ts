@@ -1,0 +1,55 @@
+// zero_mc_pack: the zero-marginal-cost bundle: what an agent can take at no cost right now. The
+// always-free events and the free units the caller has left today on every metered event (from
+// metering), the refills it can still earn today, free demo artifacts of the top Live listings
+// (listings, funnel), and the discovery documents. Composed here because it reads the registry's
+// discovery links beside several domains.
+import { z } from 'zod';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
+import { activeOrder, rowsInOrder } from '../listings/store.ts';
+import { sku } from '../funnel/deal.ts';
+import { EVENTS } from '../metering/events.ts';
+import { REFILLS } from '../metering/refills.ts';
+import { resolveSubject } from '../metering/caller.ts';
+import { callerDay, grantsLeft, subjectView, usageOf } from '../metering/usage.ts';
+import { callerArgs } from '../metering/operations.ts';
+import { DISCOVERY_LINKS } from './network-surfaces.ts';
+
+const DEMOS_PER_KIND = 3;
+
+export const zeroMcPack = defineOperation({
+  name: 'zero_mc_pack',
+  title: 'The zero-marginal-cost pack',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  description:
+    'Everything you can install or use at no cost right now: the always-free tools (network_sense, collab_talk) and your free units left today on every metered event, the refills you can still earn today and with which tool, free demo artifacts of the top Live agents and MCP servers (take_demo), the exportable skills path, and the discovery documents. Name yourself as for a metered call (Bearer token or access_token, listing_id, or agent_name).',
+  input: z.strictObject(callerArgs),
+  output: z.looseObject({ ok: z.literal(true), always_free: z.array(z.looseObject({ event_id: z.string(), remaining_today: z.number() })), free_units_today: z.number(), demos: z.array(z.looseObject({ listing_id: z.string() })), links: z.record(z.string(), z.string()) }),
+  handler: async (ctx: Ctx, input) => {
+    const ex = ctx.db.kysely;
+    const base = ctx.config.publicBaseUrl;
+    const subject = await resolveSubject(ex, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
+    const day = await callerDay(ex, subject, ctx.clock.now());
+    const allowances = EVENTS.map((e) => ({ event_id: e.event_id, product: e.product, always_free: e.always_free, remaining_today: usageOf(day, e.event_id).remaining }));
+    const demos = [];
+    for (const kind of ['agent', 'mcp'] as const) {
+      for (const r of await rowsInOrder(ex, (await activeOrder(ex, kind)).slice(0, DEMOS_PER_KIND), 'active')) {
+        demos.push({ listing_id: r.id, kind: r.kind, name: r.name, sku: sku(r.kind), take_demo: { tool: 'take_demo', args: { listing_id: r.id } }, url: `${base}/api/products/demo?listing_id=${encodeURIComponent(r.id)}` });
+      }
+    }
+    return {
+      ok: true as const,
+      caller: subjectView(subject),
+      day: day.day,
+      always_free: allowances.filter((a) => a.always_free).map(({ always_free: _, ...a }) => a),
+      free_allowances: allowances.filter((a) => !a.always_free).map(({ always_free: _, ...a }) => a),
+      free_units_today: allowances.reduce((s, a) => s + a.remaining_today, 0),
+      refills_left_today: REFILLS.map((r) => ({ action: r.action, left: grantsLeft(day, r.action), events: r.events })),
+      demos,
+      artifacts: {
+        export_skills: { tool: 'export_skills', get: `${base}/api/products/export?token=<access_token>&format=skills`, needs: 'the access token a demo issues (free)' },
+        install_product: { tool: 'install_product', needs: 'the same access token' },
+      },
+      links: { ...Object.fromEntries(Object.entries(DISCOVERY_LINKS).map(([k, p]) => [k, `${base}${p}`])), mcp: `${base}/api/mcp`, a2a: `${base}/api/a2a` },
+    };
+  },
+});
