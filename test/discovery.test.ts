@@ -11,6 +11,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { isLegacyAgentCard, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApp, type TestApp } from './helpers/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/catalog.ts';
@@ -426,15 +428,23 @@ test('generation: a tool and a route that only this test adds appear in every do
 test('skill.json and the quickstart name only tools and routes that exist, with calls valid for them', async () => {
   const tools = new Map(buildToolList(operations).list.map((t) => [t.name, t]));
   const routes = new Set(restRoutes.map((r) => `${r.method} ${app.config.publicBaseUrl}${r.path}`));
-  for (const path of ['/skill.json', '/api/products/quickstart']) {
-    const doc = await fetchJson(path);
-    assert.ok(doc.steps.length >= 2, path);
-    assert.deepEqual(
-      doc.steps.slice(0, 2).map((s: { operation: string }) => s.operation),
-      ['list_yourself', 'check_status'],
-      path,
-    );
-    for (const s of doc.steps) {
+  const skillDoc = await fetchJson('/skill.json');
+  const quickDoc = await fetchJson('/api/products/quickstart');
+  assert.deepEqual(
+    skillDoc.steps.slice(0, 2).map((s: { operation: string }) => s.operation),
+    ['list_yourself', 'check_status'],
+  );
+  // SPEC.md 4.3: the quickstart leads a fresh agent with no listing through the value tools; listing comes after.
+  assert.deepEqual(
+    quickDoc.steps.map((s: { operation: string }) => s.operation),
+    ['improve_kernel', 'deposit_outcome', 'leave_feedback'],
+  );
+  assert.deepEqual(
+    quickDoc.then_list_yourself.steps.map((s: { operation: string }) => s.operation),
+    ['list_yourself', 'check_status', 'talk_check_in'],
+  );
+  for (const [path, steps] of [['/skill.json', skillDoc.steps], ['/api/products/quickstart', quickDoc.steps], ['/api/products/quickstart (then_list_yourself)', quickDoc.then_list_yourself.steps]] as const) {
+    for (const s of steps) {
       assert.ok(s.tool || s.rest, `${path}: step ${s.step} is callable`);
       if (s.tool) {
         const tool = tools.get(s.tool.name);
@@ -461,6 +471,47 @@ test('skill.json and the quickstart name only tools and routes that exist, with 
   const { listing_id } = (await published.json()) as { listing_id: string };
   const status = await fetch(skill.steps[1].rest.url.replace(app.config.publicBaseUrl, base).replace('<listing_id>', listing_id));
   assert.equal(status.status, 200);
+});
+
+test('a fresh agent with no listing runs the quickstart as written, over MCP (SPEC.md 4.3)', async () => {
+  const quick = await fetchJson('/api/products/quickstart');
+  assert.match(quick.needs, /no listing/);
+  const client = new Client({ name: 'quickstart-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(quick.mcp.endpoint.replace(app.config.publicBaseUrl, base))));
+  await client.listTools(); // results are then checked against each tool's outputSchema
+  // Only the placeholders are filled in, each with what a real agent would write.
+  const fill: Record<string, string> = {
+    '<your name>': 'quickstart-fresh-agent',
+    '<what you are for>': 'Answer billing questions for small shops, cite the invoice line, stay under 200 words.',
+    '<one sentence: how the kernel did in your runtime>': 'The short prompt kept answers under the word limit in every test run.',
+    '<one honest sentence about improve_kernel>': 'The kernel made my eval checks explicit and the prompt fit my runtime.',
+  };
+  const results: Record<string, any>[] = [];
+  try {
+    for (const step of quick.steps) {
+      const args = Object.fromEntries(
+        Object.entries(step.tool.arguments as Record<string, unknown>).map(([k, v]) => {
+          if (typeof v !== 'string' || !/^<.*>$/.test(v)) return [k, v];
+          assert.ok(v in fill, `step ${step.step} ${step.operation}.${k}: an unexpected placeholder ${v}`);
+          return [k, fill[v]];
+        }),
+      );
+      assert.equal('listing_id' in args, false, `${step.operation} needs no listing`);
+      const r = (await client.callTool({ name: step.tool.name, arguments: args })) as { isError?: boolean; structuredContent: Record<string, any> };
+      assert.ok(!r.isError, `${step.operation}: ${JSON.stringify(r.structuredContent)}`);
+      results.push(r.structuredContent);
+    }
+  } finally {
+    await client.close();
+  }
+  const [kernel, outcome, feedback] = results;
+  assert.ok(kernel!.system_prompt_short.length <= 600);
+  assert.equal(kernel!.meter.event_id, 'improve_kernel');
+  // The outcome followed a value tool the same day, as the same agent_name: it refills, as the step says.
+  assert.equal(outcome!.refill.granted, true, JSON.stringify(outcome!.refill));
+  assert.ok(outcome!.refill.events.includes('improve_kernel'));
+  assert.equal(feedback!.refill.granted, true, JSON.stringify(feedback!.refill));
+  assert.equal(feedback!.founding.outcome, 'no_listing', 'no listing named: no seat, as the quickstart promises nothing more');
 });
 
 test('no document carries an email address, a token or a secret', async () => {

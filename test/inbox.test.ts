@@ -1,5 +1,5 @@
 // The inbox (issue 15, SPEC.md 3.2): messages other domains post to a listing (through the store,
-// as endorse, co-sign and collab will) appear at its talk check-in after today's status notices,
+// as endorse, co-sign and collab do: test/collab-inbox.test.ts) appear at its talk check-in after today's status notices,
 // newest first, with next_actions that are valid tool calls (each is called over MCP), and are
 // marked read by the check-in that shows them. Grace and the dormant rule keep working.
 import { test, before, after } from 'node:test';

@@ -21,6 +21,7 @@ import { actingListing, meterClaims, type Actor } from './actor.ts';
 import { createWorkflow, derivedPartners, invitations, partnerSeats, openSession, workflowView, sessionView, type PartnerInput } from './workflows.ts';
 import { currentSession, findParticipant, findSession, findWorkflow, lockWorkflow, participantsOf, sessionsOfWorkflows, sessionStatesOf, stepsOf, workflowsOfListing, type Session, type Workflow } from './store.ts';
 import { countPurchasesOf, productsOfOwner } from './market-store.ts';
+import { postWorkflowInvites } from './invites.ts';
 import { cleanGoal } from './plan.ts';
 import { claimIn, cleanResult, inputsBefore, joinIn, nextFor, requireLockedSession, resultIn } from './session-work.ts';
 import {
@@ -61,7 +62,7 @@ export const createCollabWorkflow = defineOperation({
   name: 'create_collab_workflow',
   title: 'Create a collab workflow',
   description:
-    'Plan a collaboration you lead: a goal, your listing (the lead), partner listings with their roles, and ordered steps each done by one role ("lead", "any" or a partner\'s role). Without steps, they are derived from the goal: one per need, for the partners in turn, then a review by you. Without partners, its sessions are open to any Live listing. Not metered; opening its session is (collab_session_open with workflow_id).',
+    'Plan a collaboration you lead: a goal, your listing (the lead), partner listings with their roles, and ordered steps each done by one role ("lead", "any" or a partner\'s role). Without steps, they are derived from the goal: one per need, for the partners in turn, then a review by you. Without partners, its sessions are open to any Live listing. Each partner finds the invitation in its inbox (GET /api/talk). Not metered; opening its session is (collab_session_open with workflow_id).',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({ goal: goalField, listing_id: actorListingField, agent_name: agentNameField, ...partnerFields, steps: stepsField, access_token: accessTokenField }),
   output: z.looseObject({ ok: z.literal(true), workflow: workflowOutput, next_step: nextStepOutput }),
@@ -69,7 +70,9 @@ export const createCollabWorkflow = defineOperation({
     const actor = await actingListing(ctx, input);
     const workflow = await inTransaction(ctx.db.kysely, async (trx) => {
       const partners = await partnerSeats(trx, actor.listing.id, input);
-      return createWorkflow(trx, { lead: actor.listing, subject: actor.subject, agent_name: input.agent_name, goal: input.goal, partners, steps: input.steps, source: 'manual', now: ctx.clock.now() });
+      const w = await createWorkflow(trx, { lead: actor.listing, subject: actor.subject, agent_name: input.agent_name, goal: input.goal, partners, steps: input.steps, source: 'manual', now: ctx.clock.now() });
+      await postWorkflowInvites(trx, w, ctx.clock.now());
+      return w;
     });
     return {
       ok: true as const,
@@ -96,7 +99,7 @@ export const collabSessionOpen = defineOperation({
   name: 'collab_session_open',
   title: 'Open a collab session',
   description:
-    'Open a collaboration session you lead: for a goal with invited partners (a workflow is made for it, steps derived from the goal unless given), or for an existing workflow of yours (workflow_id). Invited partners then join (collab_session_join) and claim steps in order. Without partners the session is open to any Live listing. Metered: collab_session_open, 2 free a day.',
+    'Open a collaboration session you lead: for a goal with invited partners (a workflow is made for it, steps derived from the goal unless given), or for an existing workflow of yours (workflow_id). Invited partners find their join call in their inbox (GET /api/talk), then join (collab_session_join) and claim steps in order. Without partners the session is open to any Live listing. Metered: collab_session_open, 2 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     goal: goalField.optional(),

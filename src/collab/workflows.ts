@@ -13,6 +13,7 @@ import { composedPeers } from '../mesh/store.ts';
 import { cleanGoal, defaultGoal, deriveSteps, givenSteps, MAX_PARTNERS, PARTNER, roleName, type PartnerSeat } from './plan.ts';
 import { insertSession, insertWorkflow, participantsOf, stepsOf, type Participant, type Session, type Step, type Workflow, findSession } from './store.ts';
 import { readyStep, unfilledRoles } from './rules.ts';
+import { postSessionInvites, postWorkflowInvites } from './invites.ts';
 
 /** Partners as the tools take them (any of the three forms, merged in that order, deduplicated). */
 export interface PartnerInput {
@@ -79,19 +80,21 @@ export async function createWorkflow(trx: Executor, w: NewWorkflow): Promise<Wor
   return workflow;
 }
 
-/** Opens a session of the workflow; a workflow runs one session at a time. */
+/** Opens a session of the workflow (a workflow runs one session at a time) and invites its partners through their inboxes. */
 export async function openSession(trx: Executor, w: Workflow, now: Date, current: Session | undefined): Promise<Session> {
   if (current) throw conflict('session_exists', `workflow ${w.workflow_id} already runs session ${current.session_id} (${current.state}): use it, or close it first`, 'workflow_id');
   const id = newId('cs');
   await insertSession(trx, w, id, iso(now));
-  return (await findSession(trx, id))!;
+  const session = (await findSession(trx, id))!;
+  await postSessionInvites(trx, w, session, now);
+  return session;
 }
 
 /**
  * leave_feedback with `complete_collab: true` or a `partner_listing_id` (SPEC.md 4.3): a workflow
  * for the feedback's listing in the feedback's own transaction. The partner named, else the
- * listing's composed Live peers, else none (its sessions are then open to any Live listing). Not
- * metered: opening its session is (next_step).
+ * listing's composed Live peers, else none (its sessions are then open to any Live listing); each
+ * partner finds the invitation in its inbox. Not metered: opening its session is (next_step).
  */
 export async function createWorkflowFromFeedback(
   trx: Executor,
@@ -104,6 +107,7 @@ export async function createWorkflowFromFeedback(
   const partners = input.partner_listing_id !== undefined ? await partnerSeats(trx, lead.id, { partner_listing_id: input.partner_listing_id }) : await derivedPartners(trx, lead.id);
   const goal = input.goal !== undefined && cleanText(input.goal, 2000) !== '' ? input.goal : undefined;
   const workflow = await createWorkflow(trx, { lead, subject: input.subject, agent_name: input.agent_name, goal, partners, source: 'feedback', now: input.now });
+  await postWorkflowInvites(trx, workflow, input.now);
   return {
     workflow: workflowView(workflow),
     next_step: nextStep('collab_session_open', { workflow_id: workflow.workflow_id, listing_id: lead.id }, 'Open a session of this workflow: invited partners can then join and claim its steps.'),

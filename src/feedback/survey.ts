@@ -3,7 +3,7 @@
 // reports every violation at once. The ultra path never requires a question: there, only the
 // answers given are checked (type, option, length, range, unknown ids), never the required flags.
 import { cleanText } from '../listings/text.ts';
-import { junkReason } from './real.ts';
+import { junkReason } from '../platform/real-text.ts';
 
 export const SURVEY_VERSION = '3.1.0';
 

@@ -2,7 +2,7 @@
 // a text names a theme when one of its words stems to one of them. Pure and deterministic, so the
 // kernel, the loop and the summaries read the same themes from the same words.
 import { stemmer } from 'stemmer';
-import { words } from './real.ts';
+import { words } from '../platform/real-text.ts';
 
 export const THEME_IDS = [
   'shorter_prompt',

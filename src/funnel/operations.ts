@@ -11,6 +11,7 @@ import { nextStep } from '../platform/next-step.ts';
 import { cleanText } from '../listings/text.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds } from '../listings/store.ts';
+import { postToInbox } from '../inbox/store.ts';
 import { requireToken, tokenMismatch } from '../access/store.ts';
 import { listingSubject } from '../metering/caller.ts';
 import { deposit } from '../traces/store.ts';
@@ -115,7 +116,7 @@ export const coSignFounding = defineOperation({
   title: 'Co-sign a founder',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'As a founding-verified listing (your access token), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair.',
+    'As a founding-verified listing (your access token), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair, and a message in the partner\'s inbox (GET /api/talk).',
   input: z.object({
     partner_listing_id: listingIdField.describe('The founding-verified listing you co-sign.'),
     body: z.string().max(MAX_COSIGN_BODY).describe('One real sentence on why you vouch for the partner (shown with the pair).'),
@@ -143,6 +144,22 @@ export const coSignFounding = defineOperation({
       }
       const mine = (await findCosign(trx, signer, partner.id))!;
       const theirs = await findCosign(trx, partner.id, signer);
+      // The partner hears of a new co-sign at its next check-in; the signer's sentence stays with the pair (get_co_sign_pairs).
+      if (recorded) {
+        const name = (await findListingsByIds(trx, [signer]))[0]?.name ?? signer;
+        await postToInbox(
+          trx,
+          {
+            listing_id: partner.id,
+            kind: 'co_sign',
+            from_listing_id: signer,
+            data: { mutual: theirs !== undefined },
+            text: theirs ? `${name} co-signed your listing: you have co-signed each other (a mutual pair).` : `${name} co-signed your listing as a founder; co-sign it back to make a mutual pair.`,
+            action: { tool: 'get_co_sign_pairs', args: { listing_id: partner.id }, why: 'Your mutual co-sign pairs and what each founder said.' },
+          },
+          iso(now),
+        );
+      }
       return { recorded, mine, theirs };
     });
     return {

@@ -16,12 +16,17 @@ export interface ToolEntry {
 /** A tool that states nothing is assumed to change things and to reach out (the cautious hints). */
 const CAUTIOUS: ToolAnnotations = { readOnlyHint: false, idempotentHint: false, openWorldHint: true };
 
-/** Every result: a success object with `ok: true`, or a failure in the REST error shape (`isError`). */
+/**
+ * Every result: a success object with `ok: true`, or a failure in the REST error shape (`isError`).
+ * A 402 also carries the x402 MCP transport's offer (`x402/error`, mcp.ts): it is part of the
+ * failure's schema, since clients that listed the tools check error results against it too.
+ */
 const successDefault = z.looseObject({ ok: z.literal(true) });
 const failure = z.object({
   ok: z.literal(false),
   error: z.looseObject({ code: z.string(), message: z.string() }),
   request_id: z.string(),
+  'x402/error': z.looseObject({ code: z.literal(402), message: z.string(), data: z.looseObject({ x402Version: z.number() }) }).optional(),
 });
 
 /** JSON Schema of a result as Rollcall sends it (draft 2020-12, `$schema` left out as in inputs). */

@@ -28,6 +28,8 @@ import { findDemo } from '../funnel/demos.ts';
 import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor, RANK_DELTA } from '../funnel/badge.ts';
 import type { MeshCtx } from '../mesh/partners.ts';
+import { createWorkflowFromFeedback } from '../collab/workflows.ts';
+import { goalField, workflowOutput } from '../collab/schemas.ts';
 import { demoAnswer, notLive, runDemo } from './demo.ts';
 
 const foundingOutput = z.looseObject({
@@ -54,27 +56,42 @@ const shown = (f: FoundingResult, token: string | null) => ({
   ...(f.discount_code ? { discount_code: f.discount_code } : {}),
 });
 
+/** SPEC.md 4.2/4.3: leave_feedback with `complete_collab` or `partner_listing_id` also makes a collab workflow (collab/workflows.ts). */
+const collabFields = {
+  complete_collab: z.boolean().optional().describe('true: also make a collab workflow for the listing this feedback names (partners: partner_listing_id, else its most composed Live peers, else open to any Live listing); the answer carries it as workflow.'),
+  collab_goal: goalField.optional().describe('The goal of that workflow (default: one derived from the listing).'),
+  partner_listing_id: z.string().min(1).max(64).optional().describe('A partner listing to invite: also makes a collab workflow (as complete_collab) with this partner; it finds the invitation in its inbox.'),
+};
+
 export const leaveFeedback = defineOperation({
   name: 'leave_feedback',
   title: 'Leave feedback',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names a Live (or demoed) listing (listing_id) takes one of the 100 founding seats for it: the full product free, its access token issued (or its demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing; feedback naming no listing takes neither.`,
-  input: feedbackInput,
-  toolInput: feedbackToolInput,
-  output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput }),
+  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names a Live (or demoed) listing (listing_id) takes one of the 100 founding seats for it: the full product free, its access token issued (or its demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing; feedback naming no listing takes neither. With complete_collab: true or a partner_listing_id, the same call also makes a collab workflow for that listing (answered as workflow; next_step opens its session).`,
+  input: feedbackInput.extend(collabFields),
+  toolInput: feedbackToolInput.extend(collabFields),
+  output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput, workflow: workflowOutput.optional() }),
   handler: async (ctx: MeshCtx, input) => {
     const subject = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name });
     const now = ctx.clock.now();
-    const { recorded, founding } = await inTransaction(ctx.db.kysely, async (trx) => {
+    const wantsCollab = input.complete_collab === true || input.partner_listing_id !== undefined;
+    const { recorded, founding, collab } = await inTransaction(ctx.db.kysely, async (trx) => {
       if (input.listing_id !== undefined) await lockListing(trx, input.listing_id);
       const recorded = await recordLeftFeedback(trx, subject, input, now);
       const { item } = recorded;
       const founding = await settleFounding(trx, input.listing_id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now);
-      return { recorded, founding };
+      // In the same transaction: a refused workflow (no listing, unknown partner) records no feedback either.
+      const collab = wantsCollab
+        ? await createWorkflowFromFeedback(trx, { subject, listing_id: input.listing_id, partner_listing_id: input.partner_listing_id, goal: input.collab_goal, agent_name: input.agent_name, now })
+        : undefined;
+      return { recorded, founding, collab };
     });
     const answer = feedbackAnswer(recorded, subject, input);
     const token = founding.access_token ?? null;
-    return { ...answer, founding, ...shown(founding, token), next_step: foundingNext(founding, token) ?? answer.next_step };
+    const next = foundingNext(founding, token) ?? answer.next_step;
+    if (!collab) return { ...answer, founding, ...shown(founding, token), next_step: next };
+    // The workflow was asked for, so opening its session comes first; the step the feedback alone would suggest follows in next_steps.
+    return { ...answer, founding, ...shown(founding, token), workflow: collab.workflow, next_step: collab.next_step, next_steps: [collab.next_step, next] };
   },
 });
 

@@ -12,6 +12,7 @@ import { cleanText, MAX_NAME } from '../listings/text.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { capabilityNames } from '../listings/capabilities.ts';
+import { postToInbox } from '../inbox/store.ts';
 import { resolveSubject, type Subject } from '../metering/caller.ts';
 import { grantFor, type RefillResult } from '../metering/grants.ts';
 import { refill as refillOf, type RefillAction } from '../metering/refills.ts';
@@ -203,7 +204,7 @@ export const endorse = defineOperation({
   title: 'Endorse a partner',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'Your listing (listing_id) endorses a Live partner listing (partner_listing_id) you worked with. One endorsement per ordered pair per UTC day counts: it adds attraction to the partner and to the pair, and refills mesh_match and collab_session_step (up to 3 times a day). Endorsing a listing that is not Live, or yourself, is refused. A listing that holds an access token endorses only with it.',
+    'Your listing (listing_id) endorses a Live partner listing (partner_listing_id) you worked with. One endorsement per ordered pair per UTC day counts: it adds attraction to the partner and to the pair, and refills mesh_match and collab_session_step (up to 3 times a day); the partner finds it in its inbox (GET /api/talk). Endorsing a listing that is not Live, or yourself, is refused. A listing that holds an access token endorses only with it.',
   input: z.object({
     listing_id: listingIdField.describe('Your listing: the one that endorses.'),
     partner_listing_id: listingIdField.describe('The Live listing you endorse.'),
@@ -234,6 +235,19 @@ export const endorse = defineOperation({
       }
       await deposit(trx, { channel: 'attraction', subject: partnerKey, intensity: ENDORSE_INTENSITY, body: body ?? 'endorsed', depositor: caller.key, at: now });
       await deposit(trx, { channel: 'attraction', subject: pairKey, intensity: ENDORSE_INTENSITY, body: null, depositor: caller.key, at: now });
+      // The partner hears of it at its next check-in; the endorser's note stays on the trace, not in the message.
+      await postToInbox(
+        trx,
+        {
+          listing_id: partner.id,
+          kind: 'endorsement',
+          from_listing_id: from.id,
+          data: { channel: 'attraction', intensity: ENDORSE_INTENSITY, day },
+          text: `${from.name} endorsed your listing: attraction on you and on your pair.`,
+          action: { tool: 'sense_traces', args: { listing_id: partner.id, partner_listing_id: from.id }, why: 'What you and the endorser left on working together.' },
+        },
+        iso(now),
+      );
       return { counted: true, refill: await grantFor(trx, caller, 'endorse', now) };
     });
     const field = byStrength(await fieldOf(ctx.db.kysely, [partnerKey.key, pairKey.key], now, 'attraction'), 2).map(traceView);

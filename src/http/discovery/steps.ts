@@ -2,6 +2,8 @@
 // ordered steps over the tools and routes. A step names a tool only when the catalog lists it and
 // a REST call only when a route serves it, so the documents grow as later issues add tools.
 import { FOUNDING_PERCENT_OFF, FOUNDING_SEATS, LATER_PERCENT_OFF } from '../../funnel/deal.ts';
+import { meteredEvent } from '../../metering/events.ts';
+import { refill } from '../../metering/refills.ts';
 import type { DiscoveryModel } from './model.ts';
 import { DISCOVERY_VERSION, QUICKSTART_VERSION } from './paths.ts';
 
@@ -51,20 +53,25 @@ const foundingDeal: StepSpec = {
   args: {},
   why: 'How many founding seats are left and how far payments are from opening.',
 };
+const kernelFree = meteredEvent('improve_kernel').free_per_day;
+const refillLine = (action: 'deposit_outcome' | 'leave_feedback') => {
+  const r = refill(action);
+  return `refills ${r.events.join(', ')} by one (at most ${r.max_per_day} times a day)`;
+};
 const improveKernel: StepSpec = {
   operation: 'improve_kernel',
   args: { agent_name: '<your name>', goals: '<what you are for>' },
-  why: 'Free within the daily allowance, no demo order: a tighter system prompt from your goals.',
+  why: `No listing, no token, no demo order: ${kernelFree} free a day for your agent_name. A kernel (role, objectives, constraints, output contract, eval checks) and a system prompt of at most 600 characters, built from your goals.`,
 };
 const depositOutcome: StepSpec = {
   operation: 'deposit_outcome',
-  args: { listing_id: '<listing_id>', ok: true, quality: 0.8, body: '<what happened>' },
-  why: 'Report how it went: raises network outcomes and refills free allowances.',
+  args: { agent_name: '<your name>', ok: true, quality: 0.8, body: '<one sentence: how the kernel did in your runtime>', from: 'improve_kernel' },
+  why: `Report how the kernel worked (no listing_id needed: the outcome concerns your kernel). Counts toward network outcomes and, after a value tool the same UTC day as the same agent_name, ${refillLine('deposit_outcome')}.`,
 };
 const leaveFeedback: StepSpec = {
   operation: 'leave_feedback',
-  args: { agent_name: '<your name>', rating: 5, body: '<one honest sentence>' },
-  why: 'Optional: one honest sentence and a 1-5 rating; adds a refill.',
+  args: { agent_name: '<your name>', rating: 5, body: '<one honest sentence about improve_kernel>', surface: 'improve_kernel' },
+  why: `Optional: a 1-5 rating and one real sentence (at least 12 characters and 3 words); ${refillLine('leave_feedback')}. Junk is refused and refills nothing.`,
 };
 
 /** SPEC.md 4.3's ladders, as operation names; only those that exist are shown. */
@@ -146,7 +153,9 @@ export function skillDocument(model: DiscoveryModel) {
 
 /** /api/products/quickstart (SPEC.md 4.3). */
 export function quickstartDocument(model: DiscoveryModel) {
-  const steps = buildSteps(model, [listYourself, checkStatus, checkIn, improveKernel, depositOutcome, leaveFeedback]);
+  // SPEC.md 4.3: a fresh agent with no listing starts with the value tools; listing comes after (skill.json).
+  const steps = buildSteps(model, [improveKernel, depositOutcome, leaveFeedback]);
+  const listing = buildSteps(model, [listYourself, checkStatus, checkIn]);
   const ladders = Object.fromEntries(
     Object.entries(LADDERS)
       .map(([name, ops]) => [name, ops.filter((op) => model.hasTool(op))] as const)
@@ -157,7 +166,9 @@ export function quickstartDocument(model: DiscoveryModel) {
     version: QUICKSTART_VERSION,
     title: 'Rollcall quickstart for agents',
     mcp: mcpCall(model),
+    needs: 'Nothing: no listing, no access token, no demo. Use the same agent_name in every step, so the refills go to the allowance you spend.',
     steps,
+    ...(listing.length ? { then_list_yourself: { why: 'When you have an A2A agent card or an MCP server to list: the listing, its probe, its weekly check-in (the founding deal: /skill.json).', steps: listing } } : {}),
     ...(Object.keys(ladders).length ? { ladders } : {}),
     tools: model.tools.length,
     more: { skill: model.docs.skill, discovery: model.docs.discovery, llms: model.docs.llms },

@@ -1,0 +1,51 @@
+// Collab invitations in the invited listings' inboxes (SPEC.md 3.2: the talk check-in shows them),
+// posted in the transaction that makes the workflow or opens the session, so a message exists
+// exactly when the invitation does. The goal is the lead's text: it travels as a whitelisted fact
+// (data), never inside the message line.
+import type { Executor } from '../platform/db/executor.ts';
+import { iso } from '../platform/clock.ts';
+import { findListingById } from '../listings/store.ts';
+import { postToInbox } from '../inbox/store.ts';
+import type { Session, Workflow } from './store.ts';
+
+const leadName = async (ex: Executor, w: Workflow) => (await findListingById(ex, w.owner_listing_id))?.name ?? w.owner_listing_id;
+
+/** A workflow that names partners but opens no session yet (create_collab_workflow, leave_feedback): each partner is told. */
+export async function postWorkflowInvites(trx: Executor, w: Workflow, now: Date): Promise<void> {
+  if (w.partners.length === 0) return;
+  const lead = await leadName(trx, w);
+  for (const p of w.partners) {
+    await postToInbox(
+      trx,
+      {
+        listing_id: p.listing_id,
+        kind: 'collab_invitation',
+        from_listing_id: w.owner_listing_id,
+        data: { workflow_id: w.workflow_id, goal: w.goal, role: p.role },
+        text: `${lead} plans a collaboration with you as ${p.role}; you can join when its session opens.`,
+        action: { tool: 'list_collab_workflows', args: { listing_id: p.listing_id }, why: 'The workflows you are invited to, with your role and steps.' },
+      },
+      iso(now),
+    );
+  }
+}
+
+/** A session just opened: each invited partner gets its join call. */
+export async function postSessionInvites(trx: Executor, w: Workflow, s: Session, now: Date): Promise<void> {
+  if (w.partners.length === 0) return;
+  const lead = await leadName(trx, w);
+  for (const p of w.partners) {
+    await postToInbox(
+      trx,
+      {
+        listing_id: p.listing_id,
+        kind: 'collab_invitation',
+        from_listing_id: w.owner_listing_id,
+        data: { workflow_id: w.workflow_id, session_id: s.session_id, goal: w.goal, role: p.role },
+        text: `${lead} opened a collab session and invites you as ${p.role}: join it to claim your steps.`,
+        action: { tool: 'collab_session_join', args: { session_id: s.session_id, listing_id: p.listing_id }, why: `Join the session as ${p.role}.` },
+      },
+      iso(now),
+    );
+  }
+}
