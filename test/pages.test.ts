@@ -137,8 +137,12 @@ test('the try page runs improve_kernel and a search against the real MCP endpoin
 test('charts render from real data: the growth charts and the listing\'s probe history', async () => {
   const grow = await open('/grow');
   const charts = grow.page.locator('svg.chart');
-  assert.equal(await charts.count(), 6);
-  const sCurve = charts.first();
+  assert.equal(await charts.count(), 7);
+  // The first chart is network_value's stored history: today's point exists (one Live listing).
+  const value = charts.first();
+  assert.match(await value.locator('title').first().textContent() ?? '', /Network value/);
+  assert.ok(Number(await value.getAttribute('data-points')) >= 1);
+  const sCurve = charts.nth(1);
   assert.ok(Number(await sCurve.getAttribute('data-points')) >= 1);
   assert.ok((await sCurve.locator('circle.dot').count()) >= 1);
   assert.match(await sCurve.locator('title').first().textContent() ?? '', /gone Live/);
@@ -219,7 +223,7 @@ test('without JS: the list form posts and lands on the listing page, the try sea
   await page.goto(`${base}/try?q=echo`);
   assert.ok((await page.locator('#search-out li', { hasText: 'Everything Reference Server' }).count()) >= 1);
   await page.goto(`${base}/grow`);
-  assert.equal(await page.locator('svg.chart').count(), 6);
+  assert.equal(await page.locator('svg.chart').count(), 7);
   await context.close();
 });
 

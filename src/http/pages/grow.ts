@@ -1,7 +1,8 @@
 // `/grow`: how the network grows, drawn from real data: listings first gone Live per UTC day
 // summed into the s-curve, its daily growth and acceleration (the change in daily growth), and
 // activity (public events and trace deposits). The charts are pure functions of a series
-// (charts.ts), so network_value's stored history can be drawn the same way when it exists.
+// (charts.ts); network value is network_value's stored daily points (the tool measures today's).
+import { networkValue } from '../../economics/operations.ts';
 import { growthSeries } from '../../registry/page-reads.ts';
 import { chart, cumulative, dailySeries, delta, type Point } from './charts.ts';
 import { html, type Html } from './html.ts';
@@ -17,6 +18,9 @@ const last = (s: Point[]) => s[s.length - 1]?.y ?? 0;
 
 export async function growPage(p: PageCtx): Promise<PageResult> {
   const g = await growthSeries(p.services.db.kysely, p.now, WINDOW_DAYS);
+  const nv = await p.run(networkValue, { days: WINDOW_DAYS });
+  // Only stored days are drawn: a day nobody measured has no value, not a value of 0.
+  const value = nv.history.map((h) => ({ x: h.day, y: Math.round(h.value * 100) / 100 }));
   const from = g.days[0]?.day;
   const series = (value: (d: (typeof g.days)[number]) => number) => dailySeries(g.days.map((d) => ({ day: d.day, value: value(d) })), from, g.today, MIN_DAYS);
   const wentLive = series((d) => d.went_live);
@@ -28,12 +32,17 @@ export async function growPage(p: PageCtx): Promise<PageResult> {
   const body = html`
 ${pageHead('Grow', html`How the network grows, from the registry's own records over the last ${WINDOW_DAYS} days${from ? html` (since ${from})` : ''}: every chart is real data, and its numbers are in the table below it.`)}
 <dl class="stats" aria-label="Network now">
+  ${stat('Network value', Math.round(nv.value * 100) / 100)}
   ${stat('Live now', g.listings.live)}
   ${stat('Listed', g.listings.total)}
   ${stat('Gone Live, window', last(sCurve))}
   ${stat('Trace deposits, window', deposits.reduce((n, x) => n + x.y, 0))}
 </dl>
 <div class="charts">
+  <section class="panel" aria-labelledby="v-h">
+    <h2 id="v-h">Network value</h2>
+    ${figure(chart(value, { title: 'Network value per UTC day', summary: `network_value's stored daily points: N Active listings, composition edges and outcome quality; ${value.length} day(s) stored.` }), 'value = N \u00b7 (1 + ln(1 + E)) \u00b7 (1 + Q/N), one stored point per UTC day.')}
+  </section>
   <section class="panel" aria-labelledby="s-h">
     <h2 id="s-h">S-curve: listings gone Live</h2>
     ${figure(chart(sCurve, { title: 'Listings gone Live, cumulative', summary: `Cumulative count of listings that first went Live, per UTC day; ${last(sCurve)} in the window.` }), 'Running total of first-time Live listings per UTC day.')}
