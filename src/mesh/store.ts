@@ -130,3 +130,9 @@ export async function countCompositionEdges(ex: Executor): Promise<{ edges: numb
   const comps = await q(ex).selectFrom('compositions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { edges: Number(edges.n), compositions: Number(comps.n) };
 }
+
+/** The capability sets of the latest `limit` stored compositions (what callers asked for together). */
+export async function recentCapabilitySets(ex: Executor, limit: number): Promise<string[][]> {
+  const rows = await q(ex).selectFrom('compositions').select(['capabilities']).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+  return rows.map((r) => JSON.parse(r.capabilities) as string[]);
+}
