@@ -89,6 +89,11 @@ async function fromCapability(ctx: MeshCtx, ex: Executor, capability: string, mo
     const pick = best(partners, (p) => danger.get(p.row.id) ?? 0, (p) => p.row.id);
     return pick && { node: { kind: 'listing', id: pick.row.id }, strength: danger.get(pick.row.id) ?? 0, via: 'danger on a listing covering it' };
   }
+  if (mode === 'demand') {
+    // Following demand, covering the capability is the edge: the strongest trail, else the best probe score, answers it.
+    const pick = partners.sort((a, b) => b.trail - a.trail || (b.probe_score ?? -1) - (a.probe_score ?? -1) || a.row.id.localeCompare(b.row.id))[0];
+    return pick && { node: { kind: 'listing', id: pick.row.id }, strength: pick.trail, via: 'the Live listing that covers it (strongest trail, then probe score)' };
+  }
   const pick = best(partners, (p) => p.trail, (p) => p.row.id);
   return pick && { node: { kind: 'listing', id: pick.row.id }, strength: pick.trail, via: 'the strongest trail covering it' };
 }
