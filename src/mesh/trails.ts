@@ -108,6 +108,7 @@ export const composePeers = defineOperation({
 
 const ATTRACTOR_WINDOW_H = 24;
 const ATTRACTOR_READ = 20_000;
+const attractorShape = { kind: z.enum(['listing', 'capability']).optional().describe('Only listings or only capabilities.'), limit: limitField(50, 10) };
 
 export const attractorTargets = defineOperation({
   name: 'attractor_targets',
@@ -115,7 +116,9 @@ export const attractorTargets = defineOperation({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
     'Where attraction is concentrating fastest: listings and capabilities ranked by attraction gained over the last 24 hours (per hour), with their current decayed value. Free.',
-  input: z.object({ kind: z.enum(['listing', 'capability']).optional().describe('Only listings or only capabilities.'), limit: limitField(50, 10) }),
+  input: z.object(attractorShape),
+  // Tools refuse arguments they do not know (a model learns its mistake).
+  toolInput: z.strictObject(attractorShape),
   output: z.looseObject({ ok: z.literal(true), window_h: z.number(), targets: z.array(z.looseObject({ subject_kind: z.string(), id: z.string(), gain_per_hour: z.number() })) }),
   handler: async (ctx: MeshCtx, input) => {
     const now = ctx.clock.now();
