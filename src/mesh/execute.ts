@@ -43,9 +43,10 @@ export interface RunOptions {
   /** Values for a step's arguments by step number (they fill the plan's placeholders). */
   args: Record<string, Record<string, string | number | boolean>>;
   compositionId: string;
+  /** Milliseconds on a monotonic clock (performance.now). */
+  now: () => number;
   /** The guarded client bound to a deadline. */
   client: (signal: AbortSignal) => Fetcher;
-  now: () => number;
 }
 
 /** Parameter names that usually take the text a tool works on, most likely first. */
@@ -75,6 +76,7 @@ function rankOf(name: string): number {
   return i < 0 ? TEXT_PARAMS.length : i;
 }
 
+const tenths = (ms: number) => Math.round(ms * 10) / 10;
 const toolOf = (call: PlannedCall) => String((call.params as { name?: unknown }).name ?? '');
 
 /** Runs one composition's steps; never throws for a partner's failure. */
@@ -121,7 +123,7 @@ export async function runSteps(steps: readonly CompositionStep[], targets: Reado
       }
       // A deadline cut shows as unreachable from some transports: the step's own clock says timeout.
       if (!result.ok && signal.aborted) result = { ok: false, reason: 'timeout', detail: `no answer within the step's ${budget} ms` };
-      const entry = { method: call.method, ...(call.protocol === 'mcp' ? { tool: toolOf(call) } : {}), ms: o.now() - callStarted };
+      const entry = { method: call.method, ...(call.protocol === 'mcp' ? { tool: toolOf(call) } : {}), ms: tenths(o.now() - callStarted) };
       if (!result.ok) {
         calls.push({ ...entry, status: 'failed', reason: result.reason, detail: result.detail });
         failure = { reason: result.reason, detail: result.detail };
@@ -131,7 +133,7 @@ export async function runSteps(steps: readonly CompositionStep[], targets: Reado
       stepText = result.text;
       truncated = result.truncated;
     }
-    const ms = o.now() - stepStarted;
+    const ms = tenths(o.now() - stepStarted);
     if (failure) {
       const skipped = failure.reason === 'needs_arguments' && calls.length === 0;
       reports.push({ ...base, status: skipped ? 'skipped' : 'failed', reason: failure.reason, detail: failure.detail, calls, ms });
@@ -141,5 +143,5 @@ export async function runSteps(steps: readonly CompositionStep[], targets: Reado
     text = stepText;
     lastGood = stepText;
   }
-  return { steps: reports, output: lastGood, ms: o.now() - started };
+  return { steps: reports, output: lastGood, ms: tenths(o.now() - started) };
 }

@@ -174,7 +174,7 @@ export const executeCompose = defineOperation({
       args: input.arguments ?? {},
       compositionId: composition.composition_id,
       client: (signal) => ctx.probe.prober.outbound(signal),
-      now: () => Date.now(),
+      now: () => performance.now(),
     });
     const now = ctx.clock.now();
     const answered = run.steps.filter((s) => s.status === 'ok');
