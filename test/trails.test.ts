@@ -238,3 +238,16 @@ test(`seed_compositions proposes Live pairs for capabilities asked together; the
   assert.ok(!JSON.stringify(feed).includes('translated our notes'), 'no free text in the feed');
   assert.ok(feed.items.some((i: Structured) => i.event === 'composition.planned' && /^iss_/.test(i.composition_id)));
 });
+
+test(`trail strength breaks near-ties in search (${engine})`, async () => {
+  const items = [{ name: 'convert_currency', description: 'Convert an amount between currencies at todays rate', params: [{ name: 'amount', required: true }] }];
+  const one = await seed('twin-one.example.org', 'mcp', 'Currency Twin', items, '2025-11-25', 50);
+  const two = await seed('twin-two.example.org', 'mcp', 'Currency Twin', items, '2025-11-25', 50);
+  await app.services.search.poll();
+  const order = async () => (await ok('search_active', { q: 'convert currency' })).hits.map((h: Structured) => h.listing_id).filter((id: string) => id === one || id === two);
+  const [first, second] = await order();
+  assert.equal(new Set([first, second]).size, 2);
+  await put({ kind: 'listing', listing_id: second }, 'attraction', 10);
+  await app.services.search.poll();
+  assert.deepEqual(await order(), [second, first], 'the listing with the trail now leads its twin');
+});
