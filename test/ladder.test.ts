@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { engine, offlineResolver, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
 import { waitForLane } from './helpers/wait.ts';
-import { startEverything, type Peer } from './peers/mcp-servers.ts';
+import { startEverything, startModernMcp, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 import { startBadPeer, type BadPeer } from './peers/bad-partners.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -236,5 +236,33 @@ test(`execute_compose never reaches a partner whose address became private: refu
   } finally {
     await guardedClient.close();
     await guarded.close();
+  }
+});
+
+test(`execute_compose speaks each partner's era: a 2026-07-28 MCP server and a v0.3 A2A agent (${engine})`, async () => {
+  const [modern, agent03] = await Promise.all([startModernMcp({ legacy: 'reject' }), startA2aAgent({ shape: '0.3' })]);
+  try {
+    const live: Record<string, Structured> = {};
+    for (const url of [modern.url, agent03.cardUrl]) {
+      const published = await postJson(app, '/api/publish', { url });
+      live[url] = await waitForLane(app, published.body.id, ['active', 'failed']);
+      assert.equal(live[url]!.lane, 'active', JSON.stringify(live[url]!.probe));
+    }
+    const weather = live[modern.url]!;
+    const translator = live[agent03.cardUrl]!;
+    const steps = [
+      { step: 1, listing_id: weather.id, kind: 'mcp' as const, name: 'weather', endpoint: modern.url, covers: ['current weather'], calls: [{ protocol: 'mcp' as const, endpoint: modern.url, method: 'tools/call' as const, params: { name: 'current_weather', arguments: { city: '<city>' } }, parameters: [{ name: 'city', required: true }] }], trail_strength: 0, probe_score: 80 },
+      { step: 2, listing_id: translator.id, kind: 'agent' as const, name: 'translator', endpoint: `${agent03.baseUrl}/a2a/jsonrpc`, covers: ['translate text'], calls: [{ protocol: 'a2a' as const, endpoint: `${agent03.baseUrl}/a2a/jsonrpc`, method: 'message/send' as const, params: { message: { role: 'user', messageId: 'm', parts: [{ kind: 'text', text: 'x' }], metadata: {} } } }], trail_strength: 0, probe_score: 80 },
+    ];
+    await insertComposition(app.services.db.kysely, { composition_id: 'cmp_eras', owner: 'test', listing_id: null, goal: null, capabilities: ['current weather', 'translate text'], steps, gaps: [], created_at: clock.now().toISOString() });
+    const run = await ok(client, 'execute_compose', { composition_id: 'cmp_eras', input: 'Lisbon', agent_name: 'eras' });
+    assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+    assert.equal(run.steps[0].output, 'Sunny in Lisbon');
+    assert.equal(run.output, 'translated: Sunny in Lisbon');
+    assert.deepEqual(run.recorded.used_with, [{ listing_id: weather.id, partner_listing_id: translator.id }]);
+    const outcome = await app.sql.selectFrom('trace_outcomes').selectAll().where('id', '=', run.recorded.outcome_id).executeTakeFirstOrThrow();
+    assert.deepEqual([Number(outcome.ok), Number(outcome.quality)], [1, 1]);
+  } finally {
+    await Promise.all([modern.close(), agent03.close()]);
   }
 });
