@@ -7,6 +7,7 @@ import { benchSearchScale } from './search-scale.ts';
 import { benchSearchQuality } from './search-quality/run.ts';
 import { benchImproveKernel } from './improve-kernel.ts';
 import { benchSenseTraces } from './sense-traces.ts';
+import { benchExecuteCompose } from './execute-compose.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'search-quality': () => benchSearchQuality(),
   'improve-kernel': benchImproveKernel,
   'sense-traces': benchSenseTraces,
+  'execute-compose': benchExecuteCompose,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -12,6 +12,10 @@ import { publicFeed } from './feed/operations.ts';
 import { ardSearch, searchActive, matchCapability, ardRegistrySearch } from './registry/search.ts';
 import { attest, bindIdentity, verifyAttestation } from './identity/operations.ts';
 import { meshMatch, meshCompose } from './mesh/operations.ts';
+import { executeCompose, usedWith } from './mesh/ladder.ts';
+import { attractorTargets, composePeers, followTrail, seedCompositions } from './mesh/trails.ts';
+import { interopResolve, interopSession } from './mesh/interop.ts';
+import { joinAndContribute } from './registry/join.ts';
 import { leaveFeedback, completeFoundingPath } from './registry/feedback.ts';
 import { takeDemo, takeDemoByQuery } from './registry/demo.ts';
 import { installProduct, exportSkills, productAccess } from './registry/products.ts';
@@ -62,6 +66,15 @@ export const operations: readonly Operation<any, any, Services>[] = [
   verifyAttestation,
   meshMatch,
   meshCompose,
+  usedWith,
+  executeCompose,
+  followTrail,
+  composePeers,
+  seedCompositions,
+  attractorTargets,
+  interopResolve,
+  interopSession,
+  joinAndContribute,
   takeDemo,
   takeDemoByQuery,
   leaveFeedback,

@@ -47,6 +47,8 @@ const envSchema = z.object({
   ACTIVE_CACHE_MS: count(2000),
   PROBE_CONNECT_TIMEOUT_MS: positive(5000),
   PROBE_TIMEOUT_MS: positive(10000),
+  COMPOSE_STEP_TIMEOUT_MS: positive(8000),
+  COMPOSE_RUN_TIMEOUT_MS: positive(30000),
   PROBE_MAX_BODY_BYTES: positive(1024 * 1024),
   PROBE_CONCURRENCY: positive(32),
   PROBE_DEADLINE_S: positive(30),
@@ -109,6 +111,9 @@ export type Config = {
   activeCacheMs: number;
   probeConnectTimeoutMs: number;
   probeTimeoutMs: number;
+  /** execute_compose: the time one step may take, and the whole run. */
+  composeStepTimeoutMs: number;
+  composeRunTimeoutMs: number;
   probeMaxBodyBytes: number;
   probeConcurrency: number;
   probeDeadlineS: number;
@@ -244,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     activeCacheMs: e.ACTIVE_CACHE_MS,
     probeConnectTimeoutMs: e.PROBE_CONNECT_TIMEOUT_MS,
     probeTimeoutMs: e.PROBE_TIMEOUT_MS,
+    composeStepTimeoutMs: e.COMPOSE_STEP_TIMEOUT_MS,
+    composeRunTimeoutMs: e.COMPOSE_RUN_TIMEOUT_MS,
     probeMaxBodyBytes: e.PROBE_MAX_BODY_BYTES,
     probeConcurrency: Math.floor(e.PROBE_CONCURRENCY),
     probeDeadlineS: e.PROBE_DEADLINE_S,

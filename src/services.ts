@@ -16,7 +16,7 @@ import { ProbeJob } from './probe/job.ts';
 import { LeasedProbeScheduler, PROBE_JOB, type ProbeScheduler } from './probe/scheduler.ts';
 import { pruneSnapshotsTask } from './listings/tasks.ts';
 import { dormancyTask } from './talk/tasks.ts';
-import { pruneCountersTask } from './traces/tasks.ts';
+import { pruneCountersTask, refreshTrailsTask } from './traces/tasks.ts';
 import { IdentityRuntime } from './identity/runtime.ts';
 import { CATALOG_SYNC_JOB, CatalogSyncJob, catalogSyncTask } from './catalog/job.ts';
 import { SearchIndex } from './search/index-runtime.ts';
@@ -68,6 +68,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.every(pruneSnapshotsTask(config));
   jobs.every(dormancyTask(config, base.log));
   jobs.every(pruneCountersTask(config));
+  jobs.every(refreshTrailsTask(config));
   jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
   jobs.every(catalogSyncTask(config));
   jobs.every(pruneA2aTasksTask(config));

@@ -316,11 +316,13 @@ test(`mesh_compose covers with the fewest partners, breaks ties by trail then pr
   );
   assert.equal(trail.steps[1].trail_strength, 20);
   assert.deepEqual(trail.gaps, []);
-  // No gaps: next_step reports the composition's outcome on the first partner, valid input.
-  assert.equal(trail.next_step.tool, 'deposit_outcome');
+  // No gaps: next_step is the ladder's next rung, used_with on the first two partners, valid input.
+  assert.equal(trail.next_step.tool, 'used_with');
   assert.equal(trail.next_step.args.listing_id, trail.steps[0].listing_id);
-  const outcome = await follow(trail.next_step);
-  assert.equal(outcome.ok, true);
+  assert.equal(trail.next_step.args.composition_id, trail.composition_id);
+  const used = await follow(trail.next_step);
+  assert.equal(used.next_step.tool, 'execute_compose');
+  assert.equal(used.next_step.args.composition_id, trail.composition_id);
   // mesh_match ranks with the trail too: Pixel now beats Office among single-capability partners.
   const m = await ok('mesh_match', { capabilities: ['resize image'], agent_name: 'composer' });
   assert.equal(m.hits[0].listing_id, ids.pixel);

@@ -141,7 +141,7 @@ test(`lifecycle and the discovery pack follow listings through their lanes and t
   const l1 = await get('lifecycle', '?days=60');
   assert.deepEqual(l1.lanes.mcp, { queued: 1, probing: 0, active: 0, failed: 0, dormant: 0 });
   assert.deepEqual(l1.stages.map((s: any) => [s.stage, s.count]), [['list', 1], ['live', 0], ['demo', 0], ['feedback', 0], ['discount', 0], ['buy', 0]]);
-  assert.deepEqual(l1.days.map((d: any) => [d.day, d.listed, d.went_live, d.events]), [['2026-11-10', 1, 0, { 'listing.listed': 1 }]]);
+  assert.deepEqual(l1.days.map((d: any) => [d.day, d.listed, d.went_live, d.events]), [['2026-11-10', 1, 0, { 'listing.listed': 1, 'composition.planned': 1 }]]);
   const p1 = await get('discovery-pack');
   assert.deepEqual([p1.live, p1.try_first], [{ agents: 0, mcps: 0 }, []]);
 

@@ -10,7 +10,15 @@ export const FEED_EVENTS = {
   'listing.live': ['score'],
   'demo.taken': [],
   'feedback.left': ['rating'],
+  // The endorsed listing is the event's listing; the endorser is an id (public, like the listing's).
+  'endorsement.counted': ['from_listing_id'],
+  // A stored composition (mesh_compose, interop_session) on its first partner: ids and counts only.
+  'composition.planned': ['composition_id', 'partners', 'gaps'],
+  'composition.executed': ['composition_id', 'answered', 'failed', 'skipped'],
 } as const satisfies Record<string, readonly string[]>;
+
+/** Ids a feed event may carry beside numbers: a listing or composition id, nothing free-form. */
+const PUBLIC_ID = /^(lst|cmp|iss)_[A-Za-z0-9_-]{1,60}$/;
 
 export type FeedEventType = keyof typeof FEED_EVENTS;
 
@@ -19,15 +27,16 @@ export interface FeedEvent {
   at: string;
   type: FeedEventType;
   listing_id: string;
-  data: Record<string, number | boolean>;
+  data: Record<string, number | boolean | string>;
 }
 
-/** Appends one event; only the facts its type allows, and only numbers or booleans, are kept. */
+/** Appends one event; only the facts its type allows, and only numbers, booleans or public ids (`*_id` facts), are kept. */
 export async function appendFeedEvent(ex: Executor, type: FeedEventType, listingId: string, at: string, facts: Record<string, unknown> = {}): Promise<void> {
-  const data: Record<string, number | boolean> = {};
+  const data: Record<string, number | boolean | string> = {};
   for (const key of FEED_EVENTS[type] as readonly string[]) {
     const v = facts[key];
     if (typeof v === 'number' || typeof v === 'boolean') data[key] = v;
+    else if (key.endsWith('_id') && typeof v === 'string' && PUBLIC_ID.test(v)) data[key] = v;
   }
   await q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }).execute();
 }

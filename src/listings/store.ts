@@ -32,7 +32,8 @@ export interface NewListing {
 /** What other domains may change on a listing. */
 export type ListingPatch = Partial<Pick<ListingsTable, 'kind' | 'name' | 'description' | 'website' | 'category_id' | 'capabilities' | 'lane' | 'lane_reason' | 'live_since' | 'duplicate_of'>>;
 
-const sumParts = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0);
+/** The rank column is an integer (an index orders the active list on it); parts may carry fractions (the decaying trail). */
+const sumParts = (parts: Record<string, number>) => Math.round(Object.values(parts).reduce((a, b) => a + b, 0));
 
 export async function findListingById(ex: Executor, id: string): Promise<ListingRow | undefined> {
   const row = await q(ex).selectFrom('listings').selectAll().where('id', '=', id).executeTakeFirst();

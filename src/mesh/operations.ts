@@ -15,6 +15,7 @@ import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { metered, meteredArgs } from '../metering/run.ts';
 import { deposit } from '../traces/store.ts';
+import { appendFeedEvent } from '../feed/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { logQuery } from '../search/store.ts';
 import { queryProblem } from '../search/engine.ts';
@@ -203,18 +204,21 @@ async function deriveCapabilities(ctx: MeshCtx, ex: Executor, needs: readonly st
   return out;
 }
 
-/** What follows a stored composition: the gaps' partners, or the outcome of running it. */
+/** What follows a stored composition: the gaps' partners, or the next rung of the ladder (used_with, execute_compose). */
 function afterCompose(c: Composition, kind: 'agent' | 'mcp' | undefined): NextStep {
   if (c.gaps.length) {
     return nextStep('mesh_match', { capabilities: c.gaps, ...(kind ? { kind } : {}) }, 'Some capabilities have no Live partner yet: look for partners for the gaps (a new match also leaves demand others can see).');
   }
-  const first = c.steps[0]?.listing_id ?? c.listing_id;
-  if (!first) return nextStep('search_active', { limit: DEFAULT_LIMIT }, 'Nothing to call: browse the Live listings.');
-  return nextStep(
-    'deposit_outcome',
-    { listing_id: first, ok: true, quality: 1, body: `Composition ${c.composition_id} ran its planned calls and the partner answered as planned.`, from: c.composition_id },
-    'After running the planned calls, report the real outcome (ok, quality 0..1): it raises the partner\'s attraction and refills your allowance.',
-  );
+  const members = [...new Set([...(c.listing_id ? [c.listing_id] : []), ...c.steps.map((s) => s.listing_id)])];
+  if (members.length >= 2) {
+    return nextStep(
+      'used_with',
+      { listing_id: members[0], partner_listing_id: members[1], capability: c.steps[0]!.covers[0] ?? c.capabilities[0], composition_id: c.composition_id },
+      'Record that these listings are used together (the pair\'s composition intensity); its next step runs the composition.',
+    );
+  }
+  if (!c.steps.length) return nextStep('search_active', { limit: DEFAULT_LIMIT }, 'Nothing to call: browse the Live listings.');
+  return nextStep('execute_compose', { composition_id: c.composition_id, input: c.goal ?? c.capabilities.join(', ') }, 'Run the composition against its partner for real.');
 }
 
 export const meshComposeInput = z.object({
@@ -285,6 +289,8 @@ export const meshCompose = defineOperation({
         created_at: iso(ctx.clock.now()),
       };
       await insertComposition(trx, composition);
+      const shown = composition.steps[0]?.listing_id ?? composition.listing_id;
+      if (shown) await appendFeedEvent(trx, 'composition.planned', shown, composition.created_at, { composition_id: id, partners: composition.steps.length, gaps: gaps.length });
       return { composition, derived, selfCovered, considered: partners.length };
     });
     const { composition, derived, selfCovered, considered } = result;

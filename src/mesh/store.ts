@@ -136,3 +136,9 @@ export async function partnerServings(ex: Executor): Promise<Map<string, number>
   const rows = await q(ex).selectFrom('composition_members').select((eb) => ['listing_id', eb.fn.countAll<number>().as('n')]).where('role', '=', 'partner').groupBy('listing_id').execute();
   return new Map(rows.map((r) => [r.listing_id, Number(r.n)]));
 }
+
+/** The capability sets of the latest `limit` stored compositions (what callers asked for together). */
+export async function recentCapabilitySets(ex: Executor, limit: number): Promise<string[][]> {
+  const rows = await q(ex).selectFrom('compositions').select(['capabilities']).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+  return rows.map((r) => JSON.parse(r.capabilities) as string[]);
+}

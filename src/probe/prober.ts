@@ -137,6 +137,14 @@ export class Prober {
     return this.client.refusal(new URL(url));
   }
 
+  /**
+   * The guarded client bound to `signal` (a caller's deadline), for calls other domains make to a
+   * listing's endpoint (execute_compose): the same address policy, limits and User-Agent as probes.
+   */
+  outbound(signal?: AbortSignal): Fetcher {
+    return withSignal(this.client, signal);
+  }
+
   /** Only the handshake, for check_liveness: is it still answering its protocol? */
   liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}) {
     return this.run(options).liveness(url, kind);

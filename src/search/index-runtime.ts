@@ -32,7 +32,7 @@ export class SearchIndex {
   private polling?: Promise<void>;
   /** When the last poll finished (for /metrics and the freshness benchmark). */
   lastPollAt = 0;
-  /** Each indexed listing's rank (probe score plus badge): the trust signal that orders near-ties. */
+  /** Each indexed listing's rank (probe score, badge and trail strength): the trust signal that orders near-ties. */
   private readonly ranks = new Map<string, number>();
   /** Query-log inserts under way: no search waits for them, but stop() does, so closing the database loses none. */
   private readonly logging = new Set<Promise<void>>();

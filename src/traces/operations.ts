@@ -9,6 +9,7 @@ import { HOUR_MS, iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
+import { appendFeedEvent } from '../feed/store.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { capabilityNames } from '../listings/capabilities.ts';
@@ -248,6 +249,7 @@ export const endorse = defineOperation({
         },
         iso(now),
       );
+      await appendFeedEvent(trx, 'endorsement.counted', partner.id, iso(now), { from_listing_id: from.id });
       return { counted: true, refill: await grantFor(trx, caller, 'endorse', now) };
     });
     const field = byStrength(await fieldOf(ctx.db.kysely, [partnerKey.key, pairKey.key], now, 'attraction'), 2).map(traceView);

@@ -6,6 +6,7 @@ import type { Executor } from '../platform/db/executor.ts';
 import { traceTables as q } from './tables.ts';
 import { decayed, halfLifeMs, type Channel } from './channels.ts';
 import type { SubjectKey } from './subjects.ts';
+import { refreshTrailParts } from './trail-rank.ts';
 
 export interface Deposit {
   channel: Channel;
@@ -48,6 +49,8 @@ export async function deposit(ex: Executor, d: Deposit): Promise<void> {
       }),
     )
     .execute();
+  // Attraction on a listing moves its rank (the `trail` part), in the deposit's transaction.
+  if (d.channel === 'attraction' && d.subject.kind === 'listing') await refreshTrailParts(ex, [d.subject.a], d.at);
 }
 
 export interface FieldEntry {
