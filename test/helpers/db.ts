@@ -1,11 +1,12 @@
 // One migrated database for the test file of a store operation (src/<domain>/store/*.test.ts):
-// app.ts's fresh database on the engine of this run with every migration applied, and no app, so
-// the operation runs alone against real SQL. One per test file keeps those files fast.
+// the tests' fresh database (store.ts, as app.ts uses it) on the engine of this run with every
+// migration applied, and no app, so the operation runs alone against real SQL. One per test file,
+// and no app to load, keep those files fast.
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import type { Executor } from '../../src/platform/db/executor.ts';
 import { schemaHistory } from '../../src/migrations/index.ts';
-import { freshStore, type TestStore } from './app.ts';
+import { freshStore, type TestStore } from './store.ts';
 import { allTables, type AllTables } from './tables.ts';
 
 export interface StoreDb {
