@@ -63,9 +63,9 @@ module.exports = {
     {
       name: 'tables-owned-by-their-folder',
       comment:
-        "A domain's tables are queried only from its own folder: the database handle knows no tables, and the typed one lives in <domain>/tables.ts, which only that folder may import.",
+        "A domain's tables are queried only from its own folder: the database handle knows no tables, and the typed one lives in <domain>/tables.ts, which only that folder (with its subfolders, such as store/) may import. The owner is the domain folder, or platform/<part> for platform's tables.",
       severity: 'error',
-      from: { path: '^src/(.+)/[^/]+$' },
+      from: { path: '^src/(platform/[^/]+|[^/]+)/' },
       to: { path: '^src/(.+)/tables\\.ts$', pathNot: '^src/$1/tables\\.ts$' },
     },
     {

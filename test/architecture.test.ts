@@ -40,6 +40,10 @@ test('the real tree has no violation', async () => {
   assert.deepEqual(await violations({}), []);
 });
 
+test("a domain's subfolder may query its own tables", async () => {
+  assert.deepEqual(await violations({ 'listings/store/planted.ts': "import '../tables.ts';" }), []);
+});
+
 const cases: [string, Record<string, string>, string][] = [
   ['platform importing a domain', { 'platform/clock.ts': "import '../listings/store.ts';" }, 'platform-knows-no-domain'],
   ['platform importing a door', { 'platform/ids.ts': "import '../http/errors.ts';" }, 'platform-knows-no-domain'],
@@ -51,6 +55,8 @@ const cases: [string, Record<string, string>, string][] = [
   ['a door importing a CLI command', { 'http/origin.ts': "import '../cli/command.ts';" }, 'doors-no-assembly'],
   ['the registry importing a CLI command', { 'registry/air.ts': "import '../cli/command.ts';" }, 'registry-no-door'],
   ["a domain reaching another domain's tables", { 'probe/apply.ts': "import { talkTables } from '../talk/tables.ts';\nvoid talkTables;" }, 'tables-owned-by-their-folder'],
+  ["a domain's store subfolder reaching another domain's tables", { 'probe/store/planted.ts': "import '../../talk/tables.ts';" }, 'tables-owned-by-their-folder'],
+  ["a platform part reaching another part's tables", { 'platform/db/planted.ts': "import '../jobs/tables.ts';" }, 'tables-owned-by-their-folder'],
   ["the registry reaching a domain's tables", { 'registry/active.ts': "import '../listings/tables.ts';" }, 'tables-owned-by-their-folder'],
   ['an import circle inside one domain', { 'listings/text.ts': "import './url.ts';", 'listings/url.ts': "import './text.ts';" }, 'no-circular'],
   ['an unregistered folder', { 'widgets/engine.ts': 'export const x = 1;', 'registry/active.ts': "import '../widgets/engine.ts';" }, 'known-folders-only'],

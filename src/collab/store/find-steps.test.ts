@@ -1,0 +1,42 @@
+// stepsOf and stepsOfMany against the engine of this run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { insertSession } from './insert-session.ts';
+import { stepsOf, stepsOfMany } from './find-steps.ts';
+import type { Workflow } from './row.ts';
+
+const NOW = '2026-11-01T12:00:00.000Z';
+const wf = (id: string, partners: Workflow['partners'] = [{ listing_id: 'lst_p', role: 'writer' }], at = NOW): Workflow => ({
+  workflow_id: id,
+  owner_listing_id: 'lst_lead',
+  owner_subject: 'sub_lead',
+  agent_name: null,
+  goal: 'a goal',
+  partners,
+  steps: [
+    { step: 1, title: 'draft', role: 'writer' },
+    { step: 2, title: 'check', role: 'lead' },
+  ],
+  source: 'manual',
+  created_at: at,
+});
+let d: StoreDb;
+before(async () => {
+  d = await migratedDb();
+});
+after(() => d.close());
+
+test("a session's steps in order, of one session or several", async () => {
+  await insertSession(d.ex, wf('wf_st'), 'ses_st', NOW);
+  const steps = await stepsOf(d.ex, 'ses_st');
+  assert.deepEqual(steps, [
+    { step: 1, title: 'draft', role: 'writer', state: 'unclaimed', claimed_by: null, claimed_at: null, result: null, done_at: null },
+    { step: 2, title: 'check', role: 'lead', state: 'unclaimed', claimed_by: null, claimed_at: null, result: null, done_at: null },
+  ]);
+  const many = await stepsOfMany(d.ex, ['ses_st', 'ses_none']);
+  assert.deepEqual(many.get('ses_st'), steps);
+  assert.deepEqual(many.get('ses_none'), []);
+  assert.equal((await stepsOfMany(d.ex, [])).size, 0);
+  assert.deepEqual(await stepsOf(d.ex, 'ses_none'), []);
+});

@@ -1,0 +1,30 @@
+// claimSpellings against the engine of this run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { insertListingIfNew } from './insert-listing.ts';
+import { claimSpellings } from './claim-spellings.ts';
+
+const NOW = '2026-11-01T12:00:00.000Z';
+let d: StoreDb;
+before(async () => {
+  d = await migratedDb();
+});
+after(() => d.close());
+
+const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name: url, submittedName: null, contactEmail: null, source: null, rankParts: {} }, NOW)).row;
+const aliasesOf = async (id: string) => (await d.sql.selectFrom('listing_aliases').select('key').where('listing_id', '=', id).orderBy('key').execute()).map((r) => r.key);
+
+test('claims new spellings (deduplicated) and nothing for none', async () => {
+  const row = await add('https://claim.example/a');
+  assert.equal(await claimSpellings(d.ex, row.id, ['https://claim.example/card', 'https://claim.example/card/', 'https://claim.example/a'], NOW), undefined);
+  assert.deepEqual(await aliasesOf(row.id), ['https://claim.example/a', 'https://claim.example/card']);
+  assert.equal(await claimSpellings(d.ex, row.id, [], NOW), undefined);
+});
+
+test('a spelling another listing holds makes this one its duplicate, and nothing is claimed', async () => {
+  const original = await add('https://claim.example/original');
+  const copy = await add('https://claim.example/copy');
+  assert.equal(await claimSpellings(d.ex, copy.id, ['https://claim.example/new', 'https://claim.example/original/'], NOW), original.id);
+  assert.deepEqual(await aliasesOf(copy.id), ['https://claim.example/copy']);
+});

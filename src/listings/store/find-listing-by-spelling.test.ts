@@ -1,0 +1,38 @@
+// findListingBySpelling and spellingOwnedByOther against the engine of this run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { insertListingIfNew } from './insert-listing.ts';
+import { claimSpellings } from './claim-spellings.ts';
+import { findListingBySpelling, spellingOwnedByOther } from './find-listing-by-spelling.ts';
+
+const NOW = '2026-11-01T12:00:00.000Z';
+let d: StoreDb;
+before(async () => {
+  d = await migratedDb();
+});
+after(() => d.close());
+
+const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'mcp', name: url, submittedName: null, contactEmail: null, source: null, rankParts: {} }, NOW)).row;
+
+test('an alias a probe claimed reaches its listing; a trailing slash is the same spelling', async () => {
+  const row = await add('https://spell.example/mcp');
+  await claimSpellings(d.ex, row.id, ['https://spell.example/other-endpoint'], NOW);
+  assert.equal((await findListingBySpelling(d.ex, 'https://spell.example/other-endpoint/'))?.id, row.id);
+  assert.equal((await findListingBySpelling(d.ex, 'https://spell.example/mcp'))?.id, row.id);
+  assert.equal(await findListingBySpelling(d.ex, 'https://spell.example/unknown'), undefined);
+});
+
+test('a listing from before aliases is found by its exact URL', async () => {
+  const row = await add('https://spell.example/old');
+  await d.sql.deleteFrom('listing_aliases').where('listing_id', '=', row.id).execute();
+  assert.equal((await findListingBySpelling(d.ex, 'https://spell.example/old'))?.id, row.id);
+});
+
+test('names the other owner of a spelling, not the listing itself', async () => {
+  const a = await add('https://spell.example/a');
+  const b = await add('https://spell.example/b');
+  assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/a', b.id), a.id);
+  assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/a', a.id), undefined);
+  assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/free', a.id), undefined);
+});

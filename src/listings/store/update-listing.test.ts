@@ -1,0 +1,49 @@
+// updateListing against the engine of this run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { insertListingIfNew } from './insert-listing.ts';
+import { updateListing } from './update-listing.ts';
+
+const NOW = '2026-11-01T12:00:00.000Z';
+const LATER = '2026-11-01T13:00:00.000Z';
+let d: StoreDb;
+before(async () => {
+  d = await migratedDb();
+});
+after(() => d.close());
+
+const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name: 'old', submittedName: null, contactEmail: null, source: null, rankParts: { funnel: -5 } }, NOW)).row;
+const changes = (id: string) => d.sql.selectFrom('changes').select('seq').where('entity_id', '=', id).execute();
+
+test('applies the patch, merges rank parts into the rank, and feeds the change', async () => {
+  const row = await add('https://upd.example/a');
+  const updated = await updateListing(d.ex, row.id, { name: 'new', lane: 'active' }, LATER, { probe: 8 });
+  assert.equal(updated?.name, 'new');
+  assert.equal(updated?.lane, 'active');
+  assert.equal(updated?.rank, 3);
+  assert.equal(updated?.updated_at, LATER);
+  assert.equal(updated && 'rank_parts' in updated, false);
+  const stored = await d.sql.selectFrom('listings').select(['rank', 'rank_parts', 'name']).where('id', '=', row.id).executeTakeFirstOrThrow();
+  assert.deepEqual({ ...stored, rank_parts: JSON.parse(stored.rank_parts) }, { rank: 3, rank_parts: { funnel: -5, probe: 8 }, name: 'new' });
+  assert.equal((await changes(row.id)).length, 2);
+});
+
+test('an empty patch only marks the listing changed', async () => {
+  const row = await add('https://upd.example/b');
+  const same = await updateListing(d.ex, row.id, {}, LATER);
+  assert.deepEqual(same, { ...row, updated_at: LATER });
+  assert.equal((await changes(row.id)).length, 2);
+});
+
+test('two transactions changing different parts at once lose neither', async () => {
+  const row = await add('https://upd.example/c');
+  await Promise.all([updateListing(d.ex, row.id, {}, LATER, { probe: 10 }), updateListing(d.ex, row.id, {}, LATER, { trails: 100 })]);
+  const stored = await d.sql.selectFrom('listings').select('rank').where('id', '=', row.id).executeTakeFirstOrThrow();
+  assert.equal(Number(stored.rank), 105);
+});
+
+test('an unknown listing is undefined and feeds nothing', async () => {
+  assert.equal(await updateListing(d.ex, 'lst_missing', { name: 'x' }, LATER), undefined);
+  assert.deepEqual(await changes('lst_missing'), []);
+});

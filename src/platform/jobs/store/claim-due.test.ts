@@ -1,0 +1,51 @@
+// claimDue against the engine of this run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { migratedDb, type StoreDb } from '../../../../test/helpers/db.ts';
+import { scheduleJob } from './schedule-job.ts';
+import { claimDue } from './claim-due.ts';
+import { URGENT } from './job-row.ts';
+
+let d: StoreDb;
+before(async () => {
+  d = await migratedDb();
+});
+after(() => d.close());
+const T0 = '2026-11-01T12:00:00.000Z';
+const NOW = new Date(T0);
+const at = (s: number) => new Date(NOW.getTime() + s * 1000).toISOString();
+
+test('leases due free jobs of a kind, waiting work first, then the longest due; not again while held', async () => {
+  await scheduleJob(d.ex, { id: 'a', kind: 'one', subject: null }, at(-30), T0);
+  await scheduleJob(d.ex, { id: 'b', kind: 'one', subject: null }, at(-60), T0);
+  await scheduleJob(d.ex, { id: 'c', kind: 'one', subject: null, priority: URGENT }, at(-1), T0);
+  await scheduleJob(d.ex, { id: 'later', kind: 'one', subject: null }, at(60), T0);
+  await scheduleJob(d.ex, { id: 'other', kind: 'two', subject: null }, at(-90), T0);
+  const leases = await claimDue(d.store.db, NOW, 10_000, 2, { kind: 'one' });
+  assert.deepEqual(leases.map((l) => l.id).sort(), ['b', 'c']);
+  assert.equal(new Set(leases.map((l) => l.lease_token)).size, 1);
+  assert.equal(leases[0]?.lease_until, at(10));
+  assert.deepEqual((await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'one' })).map((l) => l.id), ['a']);
+  assert.deepEqual(await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'one' }), []);
+  // Once the leases expire the jobs are free again; by id takes just that one.
+  assert.deepEqual((await claimDue(d.store.db, new Date(at(11)), 10_000, 10, 'b')).map((l) => l.id), ['b']);
+  assert.deepEqual(await claimDue(d.store.db, NOW, 10_000, 0, { kind: 'two' }), []);
+});
+
+test('a fair claim takes no more of a group than its room', async () => {
+  for (let i = 0; i < 4; i++) await scheduleJob(d.ex, { id: `g1-${i}`, kind: 'fair', subject: null, group: 'g1' }, at(-100 + i), T0);
+  await scheduleJob(d.ex, { id: 'g2-0', kind: 'fair', subject: null, group: 'g2' }, at(-10), T0);
+  await scheduleJob(d.ex, { id: 'solo', kind: 'fair', subject: null }, at(-5), T0);
+  const first = await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'fair', groupCap: 2 });
+  assert.deepEqual(first.map((l) => l.id).sort(), ['g1-0', 'g1-1', 'g2-0', 'solo']);
+  const second = await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'fair', groupCap: 2, groupRoom: new Map([['g1', 1]]) });
+  assert.deepEqual(second.map((l) => l.id), ['g1-2']);
+  assert.deepEqual(await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'fair', groupCap: 2, groupRoom: new Map([['g1', 0]]) }), []);
+});
+
+test('concurrent claims never lease one job twice', async () => {
+  for (let i = 0; i < 6; i++) await scheduleJob(d.ex, { id: `r-${i}`, kind: 'race', subject: null, group: `h${i % 2}` }, at(-10), T0);
+  const claims = await Promise.all([1, 2, 3].map(() => claimDue(d.store.db, NOW, 10_000, 3, { kind: 'race', groupCap: 3 })));
+  const ids = claims.flat().map((l) => l.id);
+  assert.equal(new Set(ids).size, ids.length);
+});

@@ -1,0 +1,116 @@
+// The claim: leases up to a number of due jobs to the caller, waiting work first, then the longest
+// due, never more of one fairness group than the caller may still run of it. On PostgreSQL
+// concurrent claimers skip rows another one is taking (FOR UPDATE SKIP LOCKED); SQLite has one
+// writer at a time.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/dialect.ts';
+import { inTransaction, type Executor } from '../../db/executor.ts';
+import { iso } from '../../clock.ts';
+import { leaseFree, q, type Lease } from './job-row.ts';
+
+/** Which due jobs a claim may take. */
+export interface ClaimFilter {
+  kind?: string;
+  /** Only the job with this id. */
+  id?: string;
+  /** Per fairness group: how many more the caller may run now. Groups not named get `groupCap`. */
+  groupRoom?: Map<string, number>;
+  groupCap?: number;
+}
+
+/** The ids a claim may take: due, free, waiting work first, at most the room left per group. */
+function candidates(db: Db, nowIso: string, limit: number, filter: ClaimFilter) {
+  const k = q(db.kysely);
+  let due = k.selectFrom('jobs').where('due_at', '<=', nowIso).where(leaseFree(nowIso));
+  if (filter.id !== undefined) due = due.where('id', '=', filter.id);
+  if (filter.kind !== undefined) due = due.where('kind', '=', filter.kind);
+  const full = [...(filter.groupRoom ?? [])].filter(([, room]) => room <= 0).map(([g]) => g);
+  if (full.length) due = due.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', full)]));
+
+  const ids = filter.groupCap === undefined ? due.select('id').orderBy('priority').orderBy('due_at').orderBy('id').limit(limit) : fairCandidates();
+  // The dialect difference: PostgreSQL lets concurrent claimers skip rows another one is taking.
+  return db.engine === 'postgres' ? ids.forUpdate().skipLocked() : ids;
+
+  function fairCandidates() {
+    const cap = filter.groupCap!;
+    // Rank each group's due jobs; a group contributes no more than the room it has left.
+    const room = [...(filter.groupRoom ?? [])].filter(([, r]) => r > 0);
+    const allowance = room.length
+      ? sql`case ${sql.join(room.map(([g, r]) => sql`when group_key = ${g} then ${sql.lit(Math.floor(r))}`), sql` `)} else ${sql.lit(Math.floor(cap))} end`
+      : sql.lit(Math.floor(cap));
+    const ranked = due.select([
+      'id',
+      'group_key',
+      sql<number>`row_number() over (partition by coalesce(group_key, id) order by priority, due_at, id)`.as('rn'),
+    ]);
+    const fair = k
+      .selectFrom(ranked.as('r'))
+      .select('r.id')
+      .where(sql<boolean>`r.rn <= (case when r.group_key is null then 1 else ${allowance} end)`);
+    return k.selectFrom('jobs').select('id').where('id', 'in', fair).where(leaseFree(nowIso)).orderBy('priority').orderBy('due_at').orderBy('id').limit(limit);
+  }
+}
+
+/** How far down the due queue a fair claim looks before it ranks every due job of every group. */
+const HEAD_FACTOR = 16;
+
+/**
+ * The fast path of a fair claim: the head of the due queue (waiting work first, then the longest
+ * due), kept in order while each group has room. Undefined when the head could not fill the claim
+ * while more is due (one group crowds the head): then every group's jobs must be ranked.
+ */
+async function fairHead(ex: Executor, nowIso: string, limit: number, f: ClaimFilter): Promise<string[] | undefined> {
+  let sel = q(ex).selectFrom('jobs').select(['id', 'group_key']).where('due_at', '<=', nowIso).where(leaseFree(nowIso));
+  if (f.kind !== undefined) sel = sel.where('kind', '=', f.kind);
+  const head = await sel.orderBy('priority').orderBy('due_at').orderBy('id').limit(limit * HEAD_FACTOR).execute();
+  const room = new Map(f.groupRoom ?? []);
+  const picked: string[] = [];
+  for (const job of head) {
+    if (picked.length === limit) break;
+    if (job.group_key === null) {
+      picked.push(job.id);
+      continue;
+    }
+    const left = room.get(job.group_key) ?? f.groupCap!;
+    if (left <= 0) continue;
+    room.set(job.group_key, left - 1);
+    picked.push(job.id);
+  }
+  return picked.length === limit || head.length < limit * HEAD_FACTOR ? picked : undefined;
+}
+
+/** Leases up to `limit` due jobs (see ClaimFilter; a string is one job id) to the caller until now + leaseMs. */
+export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number, filter: ClaimFilter | string = {}): Promise<Lease[]> {
+  if (limit <= 0) return [];
+  const nowIso = iso(now);
+  const token = randomUUID();
+  const f = typeof filter === 'string' ? { id: filter } : filter;
+  const lease = (ex: Executor, ids: string[] | ReturnType<typeof candidates>) =>
+    q(ex)
+      .updateTable('jobs')
+      .set({ lease_token: token, lease_until: iso(new Date(now.getTime() + leaseMs)), updated_at: nowIso })
+      .where('id', 'in', ids)
+      // Repeated here so a row another claimer took between the selection and the update is left alone.
+      .where(leaseFree(nowIso))
+      .returningAll()
+      .execute();
+  if (f.groupCap === undefined) return (await lease(db.kysely, candidates(db, nowIso, limit, f))) as Lease[];
+  // A fair claim first looks at the head of the queue, which is cheap and usually enough; only when
+  // one group crowds the head are all due jobs ranked per group (measured: ranking every due job on
+  // every claim cost 8 ms at 10,000 due and 100 ms at 100,000 on SQLite).
+  const fair = async (ex: Executor) => {
+    const head = await fairHead(ex, nowIso, limit, f);
+    if (head) return head.length ? lease(ex, head) : [];
+    return lease(ex, candidates(db, nowIso, limit, f));
+  };
+  if (db.engine !== 'postgres') return (await inTransaction(db.kysely, fair)) as Lease[];
+  // On PostgreSQL the selection cannot see rows a concurrent claimer is taking (SKIP LOCKED applies
+  // after ranking), so two instances claiming at once would pick the same rows and the second would
+  // get none. Fair claims of one kind therefore take turns (a transaction-scoped advisory lock, held
+  // for the milliseconds of one claim), and each sees the leases of the claim before it.
+  return (await inTransaction(db.kysely, async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`rollcall.claim:${f.kind ?? ''}`}))`.execute(trx);
+    return fair(trx);
+  })) as Lease[];
+}
