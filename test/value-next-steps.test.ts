@@ -110,7 +110,7 @@ test(`every value tool's next_step, fed back as it is, succeeds (${engine})`, as
     'run_loop_tick without a kernel -> improve_kernel',
     'run_loop_tick over a kernel -> run_loop_tick',
     'mesh_match -> mesh_compose',
-    'mesh_compose -> deposit_outcome',
+    'mesh_compose -> used_with',
     'network_sense -> match_capability',
     'leave_feedback -> run_loop_tick',
     'leave_trace -> sense_traces',
