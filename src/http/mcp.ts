@@ -179,6 +179,21 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     }
   }
 
+  // tools/list is about 200 KB of JSON that changes only with a deployment: serialized once here and
+  // spliced into each answer, instead of stringifying it per request (a tenth of the throughput).
+  const TOOLS_SLOT = '"tools":"@@rollcall-tools-list@@"';
+  const toolsJson = `"tools":${JSON.stringify(tools.list)}`;
+  const listsTools = (a: unknown): boolean =>
+    Array.isArray(a) ? a.some(listsTools) : isObject(a) && isObject(a.result) && a.result.tools === tools.list;
+  /**
+   * The answer as JSON text. Only the key `tools` can produce the slot's text: inside any string
+   * (an echoed id) a quote is escaped, so the slot cannot be forged by a client.
+   */
+  function toJson(answer: unknown): string {
+    if (!listsTools(answer)) return JSON.stringify(answer);
+    return JSON.stringify(answer, (_key, v) => (v === tools.list ? '@@rollcall-tools-list@@' : v)).replaceAll(TOOLS_SLOT, () => toolsJson);
+  }
+
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
 
   async function post(request: FastifyRequest, reply: FastifyReply) {
@@ -195,8 +210,8 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     // A 200 answer goes out as the client asked: JSON, or one SSE message event when it accepts only a stream.
     const respond = (status: number, answer: unknown) =>
       status === 200 && mode === 'sse'
-        ? reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${JSON.stringify(answer)}\n\n`)
-        : reply.code(status).send(answer);
+        ? reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${toJson(answer)}\n\n`)
+        : reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toJson(answer));
     if (version !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
       return reply.code(400).send(rpcError(id, -32022, `Unsupported protocol version: ${version}`, { supported: [...SUPPORTED_VERSIONS], requested: version }));
     }

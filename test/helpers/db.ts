@@ -2,6 +2,7 @@
 // the tests' fresh database (store.ts, as app.ts uses it) on the engine of this run with every
 // migration applied, and no app, so the operation runs alone against real SQL. One per test file,
 // and no app to load, keep those files fast.
+import { after, before } from 'node:test';
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import type { Executor } from '../../src/platform/db/executor.ts';
@@ -30,4 +31,17 @@ export async function migratedDb(): Promise<StoreDb> {
       await store.drop();
     },
   };
+}
+
+/**
+ * The file's migrated database, opened before its first test and closed after its last: the
+ * returned object is filled in by the `before` hook, so tests read it, never the file's top level.
+ */
+export function migratedDbPerFile(): StoreDb {
+  const d = {} as StoreDb;
+  before(async () => {
+    Object.assign(d, await migratedDb());
+  });
+  after(() => d.close());
+  return d;
 }

@@ -1,14 +1,10 @@
 // insertMessage against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertMessage } from './insert-message.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('stores the message under its session; an id is used once', async () => {
   const m = { id: 'msg_1', from_listing_id: 'lst_a', body: 'hello', created_at: '2026-11-01T12:00:00.000Z' };

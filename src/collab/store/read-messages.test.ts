@@ -1,15 +1,11 @@
 // countMessages and recentMessages against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertMessage } from './insert-message.ts';
 import { countMessages, recentMessages } from './read-messages.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('counts and returns the latest messages, oldest first', async () => {
   for (const i of [1, 2, 3]) await insertMessage(d.ex, 'ses_r', { id: `msg_${i}`, from_listing_id: 'lst_a', body: `m${i}`, created_at: `2026-11-01T12:00:0${i}.000Z` });

@@ -1,16 +1,12 @@
 // consumeChallenge against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertChallenge } from './insert-challenge.ts';
 import { findChallenge } from './find-challenge.ts';
 import { consumeChallenge } from './consume-challenge.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const add = (id: string) => insertChallenge(d.ex, { id, listing_id: 'lst_a', nonce: 'n', created_at: '2026-11-01T00:00:00.000Z', expires_at: '2026-11-01T00:10:00.000Z', used_at: null });
 const NOW = new Date('2026-11-01T00:05:00.000Z');
 

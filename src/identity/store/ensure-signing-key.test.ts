@@ -1,14 +1,10 @@
 // ensureSigningKey against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { ensureSigningKey } from './ensure-signing-key.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('instances starting together make one first key, active at once', async () => {
   const now = new Date('2026-11-01T12:00:00.000Z');

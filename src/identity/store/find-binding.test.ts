@@ -1,7 +1,7 @@
 // findBinding, findBindingsByKid and countBindings against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertBindingIfAbsent } from './insert-binding.ts';
 import { countBindings, findBinding, findBindingsByKid } from './find-binding.ts';
 import { generateEd25519, thumbprint } from '../keys.ts';
@@ -10,11 +10,7 @@ const key = async () => {
   return { jwk: publicJwk, kid: await thumbprint(publicJwk) };
 };
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const NOW = new Date('2026-11-01T12:00:00.000Z');
 
 test("a listing's binding, the listings of one key, and how many are bound", async () => {

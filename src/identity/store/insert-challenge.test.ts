@@ -1,14 +1,10 @@
 // insertChallenge against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertChallenge, type Challenge } from './insert-challenge.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const challenge = (id: string, created: string, expires: string): Challenge => ({ id, listing_id: 'lst_a', nonce: `n-${id}`, created_at: created, expires_at: expires, used_at: null });
 
 test('stores the challenge and drops the expired ones of any listing', async () => {

@@ -1,7 +1,7 @@
 // replaceBinding against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertBindingIfAbsent } from './insert-binding.ts';
 import { findBinding } from './find-binding.ts';
 import { replaceBinding } from './replace-binding.ts';
@@ -11,11 +11,7 @@ const key = async () => {
   return { jwk: publicJwk, kid: await thumbprint(publicJwk) };
 };
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const NOW = new Date('2026-11-01T12:00:00.000Z');
 const LATER = new Date('2026-11-02T12:00:00.000Z');
 

@@ -1,15 +1,11 @@
 // rotateSigningKey against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { ensureSigningKey } from './ensure-signing-key.ts';
 import { KEY_OVERLAP_MS, KEY_PUBLISH_LEAD_MS, rotateSigningKey } from './rotate-signing-key.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const T0 = new Date('2026-11-01T12:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const iso = (ms: number) => at(ms).toISOString();

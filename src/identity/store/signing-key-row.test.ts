@@ -1,15 +1,11 @@
 // insertKey against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertKey, toRecord } from './signing-key-row.ts';
 import { thumbprint } from '../keys.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const NOW = new Date('2026-11-01T12:00:00.000Z');
 
 test('inserts a fresh Ed25519 key of a generation once; its kid is the public thumbprint', async () => {

@@ -1,16 +1,12 @@
 // claimSpellings against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
 import { claimSpellings } from './claim-spellings.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name: url, submittedName: null, contactEmail: null, source: null, rankParts: {} }, NOW)).row;
 const aliasesOf = async (id: string) => (await d.sql.selectFrom('listing_aliases').select('key').where('listing_id', '=', id).orderBy('key').execute()).map((r) => r.key);

@@ -1,17 +1,13 @@
 // findListingBySpelling and spellingOwnedByOther against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
 import { claimSpellings } from './claim-spellings.ts';
 import { findListingBySpelling, spellingOwnedByOther } from './find-listing-by-spelling.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'mcp', name: url, submittedName: null, contactEmail: null, source: null, rankParts: {} }, NOW)).row;
 

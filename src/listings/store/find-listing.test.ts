@@ -1,16 +1,12 @@
 // findListingById / ByIds / ByUrl and lockListing against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
 import { findListingById, findListingByUrl, findListingsByIds, lockListing } from './find-listing.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name: url, submittedName: null, contactEmail: 'a@example.com', source: null, rankParts: { p: 2 } }, NOW)).row;
 

@@ -1,15 +1,11 @@
 // findListingsByName against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
 import { findListingsByName } from './find-listings-by-name.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const add = async (url: string, name: string, at: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name, submittedName: null, contactEmail: null, source: null, rankParts: {} }, at)).row;
 

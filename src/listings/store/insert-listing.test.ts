@@ -1,15 +1,11 @@
 // insertListingIfNew against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew, type NewListing } from './insert-listing.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const input = (url: string, over: Partial<NewListing> = {}): NewListing => ({ url, kind: 'mcp', name: 'n', submittedName: 'Sub', contactEmail: 'x@example.com', source: 'cli', rankParts: { funnel: -3, probe: 1 }, ...over });
 const changesOf = (id: string) => d.sql.selectFrom('changes').select(['entity', 'op']).where('entity_id', '=', id).execute();

@@ -1,15 +1,11 @@
 // pruneActiveSnapshots against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { saveActiveSnapshot } from './save-active-snapshot.ts';
 import { pruneActiveSnapshots } from './prune-active-snapshots.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('deletes snapshots made before the time, keeps the rest', async () => {
   await saveActiveSnapshot(d.ex, 1, { agent: [], mcp: [] }, '2026-11-01T00:00:00.000Z');

@@ -1,15 +1,11 @@
 // readActiveSnapshot against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { saveActiveSnapshot } from './save-active-snapshot.ts';
 import { readActiveSnapshot } from './read-active-snapshot.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('reads the order kept at a position; undefined for a position never kept', async () => {
   await saveActiveSnapshot(d.ex, 3, { agent: ['a1', 'a2'], mcp: [] }, '2026-11-01T12:00:00.000Z');

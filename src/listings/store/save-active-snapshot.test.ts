@@ -1,15 +1,11 @@
 // saveActiveSnapshot against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { saveActiveSnapshot } from './save-active-snapshot.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('keeps the order at a position once: a second save of it changes nothing', async () => {
   await saveActiveSnapshot(d.ex, 7, { agent: ['a', 'b'], mcp: ['m'] }, NOW);

@@ -1,17 +1,13 @@
 // updateListing against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
 import { updateListing } from './update-listing.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
 const LATER = '2026-11-01T13:00:00.000Z';
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 const add = async (url: string) => (await insertListingIfNew(d.ex, { url, kind: 'agent', name: 'old', submittedName: null, contactEmail: null, source: null, rankParts: { funnel: -5 } }, NOW)).row;
 const changes = (id: string) => d.sql.selectFrom('changes').select('seq').where('entity_id', '=', id).execute();

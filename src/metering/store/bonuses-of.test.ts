@@ -1,15 +1,11 @@
 // bonusesOf against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { grantBonus } from './grant-bonus.ts';
 import { bonusesOf } from './bonuses-of.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test("a subject's bonuses, oldest first", async () => {
   assert.deepEqual(await bonusesOf(d.ex, 'sub_a'), []);

@@ -1,14 +1,10 @@
 // claimPayment against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { claimPayment, type NewPayment } from './claim-payment.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const payment = (hash: string): NewPayment => ({ proof_hash: hash, subject: 'sub_a', event_id: 'mesh_match', day: '2026-11-01', x402_version: 1, network: 'base-sepolia', amount: '1000', created_at: '2026-11-01T12:00:00.000Z' });
 
 test('a proof is claimed once, pending', async () => {

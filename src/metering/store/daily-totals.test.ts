@@ -1,16 +1,12 @@
 // dailyTotals against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { takeUnit } from './take-unit.ts';
 import { recordPaidUnit } from './record-paid-unit.ts';
 import { dailyTotals } from './daily-totals.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('sums per day and event since a day, with the subjects counted', async () => {
   await takeUnit(d.ex, 'sub_a', '2026-10-31', 'mesh_match', 5);

@@ -1,17 +1,13 @@
 // usageOfDay, grantsOfDay and usedAnyOf against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { takeUnit } from './take-unit.ts';
 import { recordPaidUnit } from './record-paid-unit.ts';
 import { grantRefill } from './grant-refill.ts';
 import { grantsOfDay, usageOfDay, usedAnyOf } from './day-usage.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const DAY = '2026-11-01';
 
 test("a subject's day: usage rows, refill grants, whether it used any of some events", async () => {

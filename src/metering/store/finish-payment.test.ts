@@ -1,16 +1,12 @@
 // finishPayment against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { claimPayment } from './claim-payment.ts';
 import { paymentByHash } from './payment-by-hash.ts';
 import { finishPayment } from './finish-payment.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('records how the payment ended', async () => {
   await claimPayment(d.ex, { proof_hash: 'f1', subject: 'sub_a', event_id: 'mesh_match', day: '2026-11-01', x402_version: 2, network: 'base', amount: '5', created_at: '2026-11-01T12:00:00.000Z' });

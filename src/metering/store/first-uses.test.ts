@@ -1,16 +1,12 @@
 // firstUses against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { takeUnit } from './take-unit.ts';
 import { recordPaidUnit } from './record-paid-unit.ts';
 import { firstUses } from './first-uses.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test('the first day a subject used or paid for each event; later days do not move it', async () => {
   assert.deepEqual(await firstUses(d.ex), []);

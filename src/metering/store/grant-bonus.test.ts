@@ -1,15 +1,11 @@
 // grantBonus against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { takeUnit } from './take-unit.ts';
 import { grantBonus } from './grant-bonus.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const bonus = (subject: string, reason: string) => ({ subject, reason, events: ['mesh_match', 'mesh_compose'] as const, units: 3, from_day: '2026-11-01', until_day: '2026-11-02', created_at: '2026-11-01T00:00:00.000Z' });
 
 test('granted once per subject and reason', async () => {

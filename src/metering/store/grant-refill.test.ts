@@ -1,15 +1,11 @@
 // grantRefill against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { usageOfDay } from './day-usage.ts';
 import { grantRefill } from './grant-refill.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const DAY = '2026-11-01';
 
 test('counts grants up to the cap and refills one unit of each event per grant', async () => {

@@ -1,15 +1,11 @@
 // paymentByHash against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { claimPayment } from './claim-payment.ts';
 import { paymentByHash } from './payment-by-hash.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 
 test("a payment's whole record by its hash; undefined for an unknown one", async () => {
   const p = { proof_hash: 'r1', subject: 'sub_a', event_id: 'mesh_match', day: '2026-11-01', x402_version: 1, network: 'base', amount: '7', created_at: '2026-11-01T12:00:00.000Z' };

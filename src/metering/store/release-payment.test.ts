@@ -1,17 +1,13 @@
 // releasePayment against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { claimPayment, type NewPayment } from './claim-payment.ts';
 import { finishPayment } from './finish-payment.ts';
 import { paymentByHash } from './payment-by-hash.ts';
 import { releasePayment } from './release-payment.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const payment = (hash: string): NewPayment => ({ proof_hash: hash, subject: 'sub_a', event_id: 'mesh_match', day: '2026-11-01', x402_version: 1, network: 'base-sepolia', amount: '1000', created_at: '2026-11-01T12:00:00.000Z' });
 
 test('frees a pending proof so it may be claimed again; a finished one stays', async () => {

@@ -1,17 +1,13 @@
 // returnUnit and returnPaidUnit against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { takeUnit } from './take-unit.ts';
 import { recordPaidUnit } from './record-paid-unit.ts';
 import { usageOfDay } from './day-usage.ts';
 import { returnPaidUnit, returnUnit } from './return-unit.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const DAY = '2026-11-01';
 
 test('gives back a taken unit and a paid one, never below zero', async () => {

@@ -1,16 +1,12 @@
 // takeUnit against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { grantRefill } from './grant-refill.ts';
 import { grantBonus } from './grant-bonus.ts';
 import { takeUnit } from './take-unit.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const DAY = '2026-11-01';
 
 test('takes units while the free allowance lasts, then nothing', async () => {

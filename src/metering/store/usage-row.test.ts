@@ -1,15 +1,11 @@
 // ensureUsageRow against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { grantBonus } from './grant-bonus.ts';
 import { ensureUsageRow } from './usage-row.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const row = (subject: string, day: string) => d.sql.selectFrom('meter_usage').selectAll().where('subject', '=', subject).where('day', '=', day).execute();
 
 test("makes the day's row once, empty", async () => {

@@ -1,16 +1,12 @@
 // claimDue against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../../test/helpers/db.ts';
 import { scheduleJob } from './schedule-job.ts';
 import { claimDue } from './claim-due.ts';
 import { URGENT } from './job-row.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const T0 = '2026-11-01T12:00:00.000Z';
 const NOW = new Date(T0);
 const at = (s: number) => new Date(NOW.getTime() + s * 1000).toISOString();

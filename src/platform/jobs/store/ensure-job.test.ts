@@ -1,15 +1,11 @@
 // ensureJob against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../../test/helpers/db.ts';
 import { findJob } from './find-job.ts';
 import { ensureJob } from './ensure-job.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const T0 = '2026-11-01T12:00:00.000Z';
 
 test('the first call makes the job; later ones (any instance) leave it as it is', async () => {

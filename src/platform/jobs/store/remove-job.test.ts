@@ -1,16 +1,12 @@
 // removeJob against the engine of this run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { migratedDb, type StoreDb } from '../../../../test/helpers/db.ts';
+import { migratedDbPerFile } from '../../../../test/helpers/db.ts';
 import { ensureJob } from './ensure-job.ts';
 import { findJob } from './find-job.ts';
 import { removeJob } from './remove-job.ts';
 
-let d: StoreDb;
-before(async () => {
-  d = await migratedDb();
-});
-after(() => d.close());
+const d = migratedDbPerFile();
 const T0 = '2026-11-01T12:00:00.000Z';
 
 test('removes that job only; an unknown id is no error', async () => {
