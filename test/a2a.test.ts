@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import { sql } from 'kysely';
+import { underMigrationLock } from '../src/platform/db/migrate.ts';
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, Task, TaskState, type Part } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
@@ -424,7 +425,8 @@ test('answered tasks are pruned after A2A_TASK_KEEP_DAYS by the sweep', async ()
 test('an unexpected failure (the task table gone) is a JSON-RPC internal error that shows no internals', async () => {
   const broken = await startApp();
   try {
-    await sql`drop table a2a_tasks`.execute(broken.store.db.kysely);
+    // Under the migration lock: a table dropped while another test file migrates breaks its catalog scan.
+    await underMigrationLock(broken.store.db, () => sql`drop table a2a_tasks`.execute(broken.store.db.kysely));
     const res = await broken.http.inject({
       method: 'POST',
       url: '/api/a2a',

@@ -2,26 +2,24 @@
 // must arrive in its new table, and the rank must stay what it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { migratorFor, underMigrationLock } from '../src/platform/db/migrate.ts';
 import type { Db } from '../src/platform/db/dialect.ts';
 import { freshStore, engine } from './helpers/app.ts';
 import { schemaHistory } from '../src/migrations/index.ts';
 import { allTables } from './helpers/tables.ts';
 
-/** On PostgreSQL the migrator must keep to the test's own schema, as the app's migrate does. */
-async function ownSchema(db: Db): Promise<{ migrationTableSchema?: string }> {
-  if (db.engine !== 'postgres') return {};
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely);
-  return { migrationTableSchema: rows[0]!.schema };
+/** Migrates up to `name`, as the app's migrate does: in the test's own schema, under the migration lock. */
+async function migrateTo(db: Db, name: string) {
+  const migrator = await migratorFor(db, schemaHistory(db));
+  return underMigrationLock(db, () => migrator.migrateTo(name));
 }
 
 test(`0004 keeps every listing's data (${engine})`, async () => {
   const store = await freshStore();
   try {
     const { db } = store;
-    const history = schemaHistory(db);
-    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => history }, ...(await ownSchema(db)) });
-    const to3 = await migrator.migrateTo('0003_jobs_history_snapshots');
+    const to3 = await migrateTo(db, '0003_jobs_history_snapshots');
     assert.equal(to3.error, undefined);
     const old = db.kysely as unknown as Kysely<any>;
     // Every column given on every row (SQLite has no DEFAULT in a multi-row VALUES).
@@ -38,7 +36,7 @@ test(`0004 keeps every listing's data (${engine})`, async () => {
       ])
       .execute();
 
-    const to4 = await migrator.migrateTo('0004_domain_tables');
+    const to4 = await migrateTo(db, '0004_domain_tables');
     assert.equal(to4.error, undefined);
     assert.deepEqual(to4.results?.map((r) => r.migrationName), ['0004_domain_tables']);
     const sql = allTables(db);
@@ -74,16 +72,14 @@ test(`0006 gives every listing its spelling; of two spellings listed before, the
   const store = await freshStore();
   try {
     const { db } = store;
-    const history = schemaHistory(db);
-    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => history }, ...(await ownSchema(db)) });
-    assert.equal((await migrator.migrateTo('0005_job_fairness')).error, undefined);
+    assert.equal((await migrateTo(db, '0005_job_fairness')).error, undefined);
     const old = db.kysely as unknown as Kysely<any>;
     const row = (id: string, url: string, created_at: string) => ({ id, url, created_at, updated_at: created_at, kind: 'mcp', name: id, description: '', category_id: 'code-devtools', lane: 'queued', rank: 0, rank_parts: '{}' });
     await old
       .insertInto('listings')
       .values([row('lst_old', 'https://d.example/mcp', '2026-11-01T00:00:00.000Z'), row('lst_new', 'https://d.example/mcp/', '2026-11-02T00:00:00.000Z'), row('lst_q', 'https://d.example/mcp?x=1', '2026-11-03T00:00:00.000Z')])
       .execute();
-    assert.equal((await migrator.migrateTo('0006_listing_identity')).error, undefined);
+    assert.equal((await migrateTo(db, '0006_listing_identity')).error, undefined);
     const aliases = await allTables(db).selectFrom('listing_aliases').select(['key', 'listing_id']).orderBy('key').execute();
     assert.deepEqual(aliases, [
       { key: 'https://d.example/mcp', listing_id: 'lst_old' },
