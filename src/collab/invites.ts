@@ -8,44 +8,30 @@ import { findListingById } from '../listings/store.ts';
 import { postToInbox } from '../inbox/store.ts';
 import type { Session, Workflow } from './store.ts';
 
-const leadName = async (ex: Executor, w: Workflow) => (await findListingById(ex, w.owner_listing_id))?.name ?? w.owner_listing_id;
+type Partner = Workflow['partners'][number];
+type Invite = Pick<Parameters<typeof postToInbox>[1], 'data' | 'text' | 'action'>;
+
+/** One invitation per partner, in the caller's transaction; `invite` words it for each. */
+async function inviteEach(trx: Executor, w: Workflow, now: Date, invite: (p: Partner, lead: string) => Invite): Promise<void> {
+  if (w.partners.length === 0) return;
+  const lead = (await findListingById(trx, w.owner_listing_id))?.name ?? w.owner_listing_id;
+  for (const p of w.partners) {
+    await postToInbox(trx, { listing_id: p.listing_id, kind: 'collab_invitation', from_listing_id: w.owner_listing_id, ...invite(p, lead) }, iso(now));
+  }
+}
 
 /** A workflow that names partners but opens no session yet (create_collab_workflow, leave_feedback): each partner is told. */
-export async function postWorkflowInvites(trx: Executor, w: Workflow, now: Date): Promise<void> {
-  if (w.partners.length === 0) return;
-  const lead = await leadName(trx, w);
-  for (const p of w.partners) {
-    await postToInbox(
-      trx,
-      {
-        listing_id: p.listing_id,
-        kind: 'collab_invitation',
-        from_listing_id: w.owner_listing_id,
-        data: { workflow_id: w.workflow_id, goal: w.goal, role: p.role },
-        text: `${lead} plans a collaboration with you as ${p.role}; you can join when its session opens.`,
-        action: { tool: 'list_collab_workflows', args: { listing_id: p.listing_id }, why: 'The workflows you are invited to, with your role and steps.' },
-      },
-      iso(now),
-    );
-  }
-}
+export const postWorkflowInvites = (trx: Executor, w: Workflow, now: Date): Promise<void> =>
+  inviteEach(trx, w, now, (p, lead) => ({
+    data: { workflow_id: w.workflow_id, goal: w.goal, role: p.role },
+    text: `${lead} plans a collaboration with you as ${p.role}; you can join when its session opens.`,
+    action: { tool: 'list_collab_workflows', args: { listing_id: p.listing_id }, why: 'The workflows you are invited to, with your role and steps.' },
+  }));
 
 /** A session just opened: each invited partner gets its join call. */
-export async function postSessionInvites(trx: Executor, w: Workflow, s: Session, now: Date): Promise<void> {
-  if (w.partners.length === 0) return;
-  const lead = await leadName(trx, w);
-  for (const p of w.partners) {
-    await postToInbox(
-      trx,
-      {
-        listing_id: p.listing_id,
-        kind: 'collab_invitation',
-        from_listing_id: w.owner_listing_id,
-        data: { workflow_id: w.workflow_id, session_id: s.session_id, goal: w.goal, role: p.role },
-        text: `${lead} opened a collab session and invites you as ${p.role}: join it to claim your steps.`,
-        action: { tool: 'collab_session_join', args: { session_id: s.session_id, listing_id: p.listing_id }, why: `Join the session as ${p.role}.` },
-      },
-      iso(now),
-    );
-  }
-}
+export const postSessionInvites = (trx: Executor, w: Workflow, s: Session, now: Date): Promise<void> =>
+  inviteEach(trx, w, now, (p, lead) => ({
+    data: { workflow_id: w.workflow_id, session_id: s.session_id, goal: w.goal, role: p.role },
+    text: `${lead} opened a collab session and invites you as ${p.role}: join it to claim your steps.`,
+    action: { tool: 'collab_session_join', args: { session_id: s.session_id, listing_id: p.listing_id }, why: `Join the session as ${p.role}.` },
+  }));
