@@ -2,10 +2,10 @@
 // official SDK client and through POST /api/products/feedback: real feedback is stored under the
 // caller and refills its allowance (once per identical body per day, at most 3 grants a day); junk
 // is refused and grants nothing; a named listing gets one trace a day from each caller.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
-import { connect, nameSubject, type Tools } from './helpers/value-tools.ts';
+import { engine, postJson, type TestApp } from './helpers/app.ts';
+import { valueToolsPerFile, nameSubject, type Tools } from './helpers/value-tools.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { checkReal } from '../src/feedback/real.ts';
 import { extractThemes, countThemes } from '../src/feedback/themes.ts';
@@ -14,21 +14,10 @@ import { SURFACES } from '../src/feedback/operations.ts';
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
 let t: Tools;
-let day = 0;
-
-before(async () => {
-  app = await startApp({ clock });
-  t = await connect(app);
+const newDay = valueToolsPerFile(clock, (a, tools) => {
+  app = a;
+  t = tools;
 });
-after(async () => {
-  await t.close();
-  await app.close();
-});
-
-/** Each test runs on its own UTC day: allowances, grants and the 5 names per address start fresh. */
-function newDay() {
-  clock.set(new Date(Date.UTC(2026, 10, 1 + ++day, 9)));
-}
 
 const REAL = [
   'The kernel prompt was far too long for my runtime, please make it shorter.',

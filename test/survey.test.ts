@@ -3,10 +3,10 @@
 // validation rule (types, required, options, min lengths, ranges, unknown ids), all violations at
 // once, junk text, the ultra path that never requires the survey, storage, the agent path, and the
 // pricing_fairness bonus (SPEC.md 8.1) seen in the metering store and the meter of metered calls.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
-import { connect, nameSubject, type Tools } from './helpers/value-tools.ts';
+import { engine, postJson, type TestApp } from './helpers/app.ts';
+import { valueToolsPerFile, nameSubject, type Tools } from './helpers/value-tools.ts';
 import { fullAnswers, SPEC_REQUIRED } from './helpers/survey.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { checkAnswers, surveyCatalog, SURVEY_VERSION } from '../src/feedback/survey.ts';
@@ -14,21 +14,10 @@ import { checkAnswers, surveyCatalog, SURVEY_VERSION } from '../src/feedback/sur
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
 let t: Tools;
-let day = 0;
-
-before(async () => {
-  app = await startApp({ clock });
-  t = await connect(app);
-});
-after(async () => {
-  await t.close();
-  await app.close();
-});
-
-/** Each test runs on its own UTC day (grants and the 5 names per address start fresh). */
-function newDay() {
-  clock.set(new Date(Date.UTC(2026, 10, 1 + ++day * 10, 9)));
-}
+const newDay = valueToolsPerFile(clock, (a, tools) => {
+  app = a;
+  t = tools;
+}, 10);
 
 const BODY = 'The survey was long but every question made sense to me.';
 const rules = (details: { question: string | null; rule: string; field: string }[]) => details.map((d) => `${d.field}:${d.rule}`).sort();

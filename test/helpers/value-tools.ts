@@ -1,9 +1,11 @@
 // The official MCP SDK client against a listening test app, and small readers of tool results,
 // for the value-tool tests (feedback, kernel).
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { TestApp } from './app.ts';
+import { startApp, type TestApp } from './app.ts';
+import type { ManualClock } from '../../src/platform/clock.ts';
 import { addressHash } from '../../src/metering/caller.ts';
 
 export interface Tools {
@@ -48,3 +50,24 @@ export async function connect(app: TestApp): Promise<Tools> {
 
 /** The metering subject key of a free-form agent name called from loopback (caller.ts). */
 export const nameSubject = (name: string) => `name:${addressHash('127.0.0.1')}:${name.toLowerCase()}`;
+
+/**
+ * One app on `clock` and one SDK client for the whole test file: `use` receives them in `before`,
+ * both are closed in `after`. Returns `newDay`, which moves the clock to 09:00 UTC of a fresh day
+ * (`step` days on) so a test's allowances, grants and the 5 names per address start fresh.
+ */
+export function valueToolsPerFile(clock: ManualClock, use: (app: TestApp, tools: Tools) => void, step = 1): () => void {
+  let app: TestApp | undefined;
+  let tools: Tools | undefined;
+  before(async () => {
+    app = await startApp({ clock });
+    tools = await connect(app);
+    use(app, tools);
+  });
+  after(async () => {
+    await tools?.close();
+    await app?.close();
+  });
+  let day = 0;
+  return () => clock.set(new Date(Date.UTC(2026, 10, 1 + ++day * step, 9)));
+}
