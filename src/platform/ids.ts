@@ -1,13 +1,24 @@
 // Identifiers: short, URL-safe, unguessable.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+const ID_CHARS = 20;
+
+// Every request gets an id, and randomBytes() per id is one getrandom call each: about 5% of a
+// cheap request's CPU under load (docs/performance.md, MCP endpoint). Ids draw their bytes from a
+// pool refilled from the same CSPRNG when used up (what crypto.randomUUID does); no byte is used twice.
+const pool = Buffer.alloc(ID_CHARS * 512);
+let used = pool.length;
 
 /** `prefix_` followed by 20 base32 characters (100 random bits). */
 export function newId(prefix: string): string {
-  const bytes = randomBytes(20);
+  if (used + ID_CHARS > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
   let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
+  for (let i = used; i < used + ID_CHARS; i++) out += ALPHABET[pool[i]! & 31];
+  used += ID_CHARS;
   return `${prefix}_${out}`;
 }
 
