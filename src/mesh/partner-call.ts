@@ -64,6 +64,14 @@ function resultOf(reply: RpcReply, what: string): { result: unknown } | { failur
 
 const modernMeta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO, 'io.modelcontextprotocol/clientCapabilities': {} };
 
+/** A 2026-07-28 tools/call as sent to a partner: one request, the `_meta` envelope and the standard headers. */
+export function modernToolCall(name: string, args: Record<string, unknown>): { message: Record<string, unknown>; headers: Record<string, string> } {
+  return {
+    message: { jsonrpc: '2.0', id: 'rc-call', method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } },
+    headers: { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': name },
+  };
+}
+
 function toolAnswer(result: unknown): CallResult {
   if (!isObj(result)) return { ok: false, reason: 'bad_answer', detail: 'tools/call answered without a result object' };
   if (result.isError === true) return { ok: false, reason: 'partner_error', detail: 'the tool reported an error' };
@@ -76,12 +84,8 @@ function toolAnswer(result: unknown): CallResult {
 export async function callMcpTool(client: Fetcher, endpoint: string, protocol: string | null, name: string, args: Record<string, unknown>): Promise<CallResult> {
   try {
     if (protocol === MODERN_VERSION) {
-      const reply = await postRpc(
-        client,
-        endpoint,
-        { jsonrpc: '2.0', id: 'rc-call', method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } },
-        { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': name },
-      );
+      const call = modernToolCall(name, args);
+      const reply = await postRpc(client, endpoint, call.message, call.headers);
       const r = resultOf(reply, 'tools/call');
       return 'failure' in r ? r.failure : toolAnswer(r.result);
     }
