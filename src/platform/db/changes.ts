@@ -1,7 +1,7 @@
 // The change feed (DESIGN.md "Search"): every write to a listed entity appends a row here in the
 // same transaction, so followers (search index, active-list cache, public feed) see updates and
 // removals in order. Entities are named by the domains that write them; the feed knows none.
-import type { Generated } from 'kysely';
+import type { CompiledQuery, Generated } from 'kysely';
 import { typed, type Executor } from './executor.ts';
 
 export interface ChangesTable {
@@ -19,13 +19,25 @@ export async function recordChange(ex: Executor, entity: string, entityId: strin
   await q(ex).insertInto('changes').values({ entity, entity_id: entityId, op, at }).execute();
 }
 
-/** The newest position of the feed (0 when nothing has changed yet). */
+/** `max(seq)`, compiled once per dialect (the SQL is the same for every database of one kind). */
+const latestQueries = new WeakMap<object, CompiledQuery<{ seq: number | string | null }>>();
+
+/**
+ * The newest position of the feed (0 when nothing has changed yet). Cached reads (the active list,
+ * listing statuses) ask it on every request, so its query is built and compiled once, not per call.
+ */
 export async function latestChange(ex: Executor): Promise<number> {
-  const row = await q(ex)
-    .selectFrom('changes')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .executeTakeFirst();
-  return Number(row?.seq ?? 0);
+  const adapter = ex.getExecutor().adapter;
+  let query = latestQueries.get(adapter);
+  if (!query) {
+    query = q(ex)
+      .selectFrom('changes')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .compile();
+    latestQueries.set(adapter, query);
+  }
+  const { rows } = await ex.executeQuery(query);
+  return Number(rows[0]?.seq ?? 0);
 }
 
 export interface Change {
