@@ -23,8 +23,8 @@ export async function recordChange(ex: Executor, entity: string, entityId: strin
 const latestQueries = new WeakMap<object, CompiledQuery<{ seq: number | string | null }>>();
 
 /**
- * The newest position of the feed (0 when nothing has changed yet). Cached reads (the active list,
- * listing statuses) ask it on every request, so its query is built and compiled once, not per call.
+ * The newest position of the feed (0 when nothing has changed yet). The active-list cache asks it
+ * on every request, so its query is built and compiled once, not per call.
  */
 export async function latestChange(ex: Executor): Promise<number> {
   const adapter = ex.getExecutor().adapter;
