@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NEAR_TIE, queryProblem, readableName, type SearchDoc, SearchEngine } from '../src/search/engine.ts';
+import { SHOWN_DESCRIPTION_CHARS } from '../src/search/shown.ts';
+import { SlotLists } from '../src/search/slot-lists.ts';
 
 function doc(id: string, description: string, extra: Partial<SearchDoc> = {}): SearchDoc {
   return { id, kind: 'mcp', source: 'catalog', name: id, title: id.slice(id.lastIndexOf('/') + 1), description, capabilities: [], tags: [], ...extra };
@@ -223,5 +225,86 @@ describe('search engine: names', () => {
     assert.equal(readableName('io.github.21st-dev/magic-mcp'), '21st-dev magic-mcp');
     assert.equal(readableName('com.example.team/agent'), 'example team agent');
     assert.equal(readableName('Travel Agent'), 'Travel Agent');
+  });
+});
+
+describe('search engine: what it keeps per document', () => {
+  it('shows a hit by its display fields: the description cut, no tags', () => {
+    const long = `Weather forecasts ${'and more forecasts '.repeat(30)}`;
+    const e = engine([
+      doc('io.github.wx/forecast', long, { tags: ['meteo'], url: 'https://wx.example/mcp', capabilities: ['get forecast'] }),
+      doc('plain-agent', 'Weather alerts.', { kind: 'agent', source: 'listing', name: 'Plain Agent', title: undefined }),
+    ]);
+    const [first, second] = e.query('weather', {}, 10);
+    assert.deepEqual(first!.doc, {
+      id: 'io.github.wx/forecast',
+      kind: 'mcp',
+      source: 'catalog',
+      name: 'io.github.wx/forecast',
+      title: 'forecast',
+      description: long.slice(0, SHOWN_DESCRIPTION_CHARS),
+      capabilities: ['get forecast'],
+      url: 'https://wx.example/mcp',
+    });
+    assert.deepEqual(second!.doc, { id: 'plain-agent', kind: 'agent', source: 'listing', name: 'Plain Agent', description: 'Weather alerts.', capabilities: [] });
+    assert.deepEqual(ids(e, 'meteo'), ['io.github.wx/forecast'], 'tags are searched though not kept');
+  });
+
+  it('after replacing and removing documents, matches a fresh index of the documents left', () => {
+    // Enough documents that common terms' postings become typed arrays, and enough replacements
+    // that the per-document lists are compacted several times.
+    const variant = (d: SearchDoc, round: number): SearchDoc => ({ ...d, id: `${d.id}-${round % 7}`, description: `${d.description} Round ${round} extra${round % 5} words.` });
+    const all = Array.from({ length: 140 }, (_, i) => variant(CORPUS[i % CORPUS.length]!, i));
+    const churned = engine(all);
+    for (let round = 0; round < 60; round++) churned.index(all.map((d, i) => ({ ...d, description: `${d.description} pass${(round + i) % 9}` })));
+    churned.index(all);
+    const gone = all.filter((_, i) => i % 3 === 0).map((d) => d.id);
+    churned.remove(gone);
+    churned.index(all.filter((_, i) => i % 6 === 0).map((d) => ({ ...d, id: `${d.id}-back` })));
+    const left = [...all.filter((d) => !gone.includes(d.id)), ...all.filter((_, i) => i % 6 === 0).map((d) => ({ ...d, id: `${d.id}-back` }))];
+    const fresh = engine(left);
+    assert.equal(churned.size, fresh.size);
+    assert.deepEqual(churned.surfaceCounts(), fresh.surfaceCounts());
+    assert.ok(!churned.surfaceCounts().some(([w]) => w.startsWith('pass')), 'words of replaced versions are gone');
+    for (const q of ['databases', 'kubernetes clusters', 'round 12', 'extra3', 'postgers', 'flights and hotels', 'notes', 'weathr']) {
+      assert.deepEqual(churned.query(q, {}, 20), fresh.query(q, {}, 20), q);
+    }
+  });
+
+  it('forgets every word of documents that all left', () => {
+    const e = engine();
+    e.remove(CORPUS.map((d) => d.id));
+    assert.equal(e.size, 0);
+    assert.deepEqual(e.surfaceCounts(), []);
+    e.index([doc('io.github.wx/weather', 'Current weather and forecasts for any city.')]);
+    assert.deepEqual(ids(e, 'kuberntes'), [], 'no spelling fix toward a word that left');
+    assert.deepEqual(e.surfaceCounts(), engine([doc('io.github.wx/weather', 'Current weather and forecasts for any city.')]).surfaceCounts());
+  });
+});
+
+describe('search engine: per-slot integer lists', () => {
+  it('keep each slot\'s list through replacements, clears and compactions', () => {
+    const lists = new SlotLists();
+    const model = new Map<number, number[]>();
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let op = 0; op < 30_000; op++) {
+      const slot = random(500);
+      if (random(5) === 0) {
+        lists.clear(slot);
+        model.delete(slot);
+      } else {
+        const values = Array.from({ length: random(40) }, () => random(1_000_000));
+        lists.set(slot, values);
+        model.set(slot, values);
+      }
+    }
+    for (let slot = 0; slot < 520; slot++) {
+      const data = lists.data(slot);
+      assert.deepEqual([...data.subarray(lists.begin(slot), lists.end(slot))], model.get(slot) ?? [], `slot ${slot}`);
+    }
   });
 });

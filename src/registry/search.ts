@@ -11,6 +11,7 @@ import { activeOrder, findListingsByIds, type ListingRow } from '../listings/sto
 import { canonicalCapabilities, hashCapabilities } from '../listings/capabilities.ts';
 import { queryProblem, type SearchFilter, type SearchHit } from '../search/engine.ts';
 import { docSubject, listingDoc, listingDocId } from '../search/docs.ts';
+import { SHOWN_DESCRIPTION_CHARS } from '../search/shown.ts';
 import type { SearchIndex } from '../search/index-runtime.ts';
 import { listingViews, viewContext, type ListingView } from './listing-view.ts';
 import { airUrn } from './air.ts';
@@ -54,7 +55,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
   return hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
-    const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, 300), url: h.doc.url ?? null, score: h.score, why: h.why };
+    const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, why: h.why };
     if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
@@ -63,7 +64,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
         identifier: identifier(ctx, view.kind, view.id),
         ...base,
         name: view.name,
-        description: view.description.slice(0, 300),
+        description: view.description.slice(0, SHOWN_DESCRIPTION_CHARS),
         trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge },
         listing_id: view.id,
         take_demo: view.take_demo,

@@ -6,21 +6,18 @@
 // must match a share of its meaningful words, or of one of its needs), so a need nothing serves
 // gets few or no hits. Pure: no database, no clock, no I/O. Choices and figures:
 // docs/decisions.md "Search (issue 11)", docs/performance.md "Search quality (issue 11)".
-import SearchableMap from 'minisearch/SearchableMap';
 import { PostingIndex, type Touched } from './postings.ts';
+import { type ShownDoc, ShownDocs } from './shown.ts';
+import { SlotLists } from './slot-lists.ts';
+import { SurfaceWords } from './surface-words.ts';
 import { editDistance, isFiller, isStopWord, isWeak, plainWords, rawWords, splitCompound, stem } from './text.ts';
 import { concepts, findConcepts, lightKey } from './vocabulary.ts';
 
-export interface SearchDoc {
-  id: string;
-  kind: 'agent' | 'mcp';
-  source: 'listing' | 'catalog';
-  name: string;
-  title?: string;
+/** A document to index: what a hit shows, and what is only searched. */
+export interface SearchDoc extends ShownDoc {
+  /** the whole description (a hit shows its start) */
   description: string;
-  capabilities: string[];
   tags: string[];
-  url?: string;
 }
 
 export interface SearchFilter {
@@ -31,7 +28,8 @@ export interface SearchFilter {
 
 export interface SearchHit {
   id: string;
-  doc: SearchDoc;
+  /** what the index keeps to show (src/search/shown.ts): not the tags, the description's start only */
+  doc: ShownDoc;
   /** 0-100: relevance relative to the best hit of the same query (of the same need, when a query names several) */
   score: number;
   /** the raw engine score (BM25+ with boosts and expansions) */
@@ -79,10 +77,6 @@ const CONCEPT_PREFIX = '\u00a7';
 /** Leading namespace labels of registry names that say nothing ("io.github.owner/repo"). */
 const NAMESPACE_NOISE = new Set(['io', 'com', 'org', 'net', 'dev', 'ai', 'app', 'co', 'www', 'github', 'gitlab', 'bitbucket', 'codeberg']);
 
-interface Stored {
-  doc: SearchDoc;
-}
-
 interface Alternative {
   term: string;
   concept: boolean;
@@ -119,8 +113,16 @@ export function readableName(name: string): string {
   return `${labels.join(' ')} ${m[2]}`.trim();
 }
 
+const conceptTerms = new Map<string, string>();
+
+/** The hidden term of a concept (one string per concept, not one per document that names it). */
 function conceptTerm(id: string): string {
-  return CONCEPT_PREFIX + id;
+  let term = conceptTerms.get(id);
+  if (term === undefined) {
+    term = CONCEPT_PREFIX + id;
+    conceptTerms.set(id, term);
+  }
+  return term;
 }
 
 function idf(df: number, n: number): number {
@@ -159,12 +161,12 @@ export interface EngineOptions {
 export class SearchEngine {
   private readonly postings = new PostingIndex(FIELDS.length);
   private readonly options: Required<EngineOptions>;
-  private readonly stored = new Map<string, Stored>();
-  /** documents that contain a term (stem or concept term) in any field */
-  private readonly termDf = new Map<string, number>();
-  /** surface words -> documents: a Map for exact lookups, a radix tree for prefixes and fuzzy ones */
-  private readonly vocabDf = new Map<string, number>();
-  private readonly vocab = new SearchableMap<number>();
+  /** per slot (the postings' slots): what a hit shows */
+  private readonly shown = new ShownDocs();
+  /** surface words -> documents, for spelling fixes and completions */
+  private readonly words = new SurfaceWords();
+  /** per slot: its surface words' ids, to take them out of `words` when it leaves */
+  private readonly slotWords = new SlotLists();
   /** Scratch buffers reused by every query (queries are synchronous). */
   private scores = new Float64Array(0);
   private touched: Touched = { slots: new Int32Array(0), length: 0 };
@@ -174,55 +176,40 @@ export class SearchEngine {
   }
 
   get size(): number {
-    return this.stored.size;
+    return this.postings.size;
   }
 
   /** Adds documents; a document whose id is already indexed replaces it. */
   index(docs: SearchDoc[]): void {
     for (const doc of docs) {
-      if (this.stored.has(doc.id)) this.removeOne(doc.id);
+      if (this.postings.slot(doc.id) !== undefined) this.removeOne(doc.id);
       const { fields, surfaces } = analyze(doc);
       const slot = this.postings.add(doc.id, fields);
-      this.stored.set(doc.id, { doc });
-      for (const t of this.postings.termsAt(slot)) this.termDf.set(t, (this.termDf.get(t) ?? 0) + 1);
-      for (const s of surfaces) {
-        const n = (this.vocabDf.get(s) ?? 0) + 1;
-        this.vocabDf.set(s, n);
-        this.vocab.set(s, n);
-      }
+      this.shown.set(slot, doc);
+      this.slotWords.set(slot, surfaces.map((w) => this.words.add(w)));
     }
   }
 
   remove(ids: string[]): void {
-    for (const id of ids) if (this.stored.has(id)) this.removeOne(id);
+    for (const id of ids) if (this.postings.slot(id) !== undefined) this.removeOne(id);
   }
 
   private removeOne(id: string): void {
-    const s = this.stored.get(id)!;
     const slot = this.postings.slot(id)!;
-    for (const t of this.postings.termsAt(slot)) {
-      const n = (this.termDf.get(t) ?? 1) - 1;
-      if (n <= 0) this.termDf.delete(t);
-      else this.termDf.set(t, n);
-    }
+    const words = this.slotWords.data(slot);
+    for (let i = this.slotWords.begin(slot), end = this.slotWords.end(slot); i < end; i++) this.words.release(words[i]!);
+    this.slotWords.clear(slot);
+    this.shown.clear(slot);
     this.postings.remove(id);
-    this.stored.delete(id);
-    // Surface words are not kept per document (memory at catalog scale); analysis is deterministic,
-    // so the document's words are found again to take them out of the vocabulary.
-    for (const w of analyze(s.doc).surfaces) {
-      const n = (this.vocabDf.get(w) ?? 1) - 1;
-      if (n <= 0) {
-        this.vocabDf.delete(w);
-        this.vocab.delete(w);
-      } else {
-        this.vocabDf.set(w, n);
-        this.vocab.set(w, n);
-      }
-    }
+  }
+
+  /** Every surface word with the number of documents that contain it, sorted (to check that two indexes agree). */
+  surfaceCounts(): [string, number][] {
+    return this.words.entries().sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   query(text: string, filter: SearchFilter, limit: number, tieBreak?: (id: string) => number): SearchHit[] {
-    if (limit <= 0 || this.stored.size === 0 || queryProblem(text)) return [];
+    if (limit <= 0 || this.postings.size === 0 || queryProblem(text)) return [];
     const plan = this.plan(text);
     if (plan.alternatives.length === 0) return [];
 
@@ -238,13 +225,18 @@ export class SearchEngine {
     for (const a of plan.alternatives) {
       this.postings.accumulate(a.term, a.concept ? CONCEPT_FIELD_IDS : TEXT_FIELD_IDS, BOOSTS, a.weight, scores, touched);
     }
-    const passes = (d: SearchDoc): boolean =>
-      (!filter.kind || d.kind === filter.kind) && (!filter.source || d.source === filter.source) && (!filter.ids || filter.ids.has(d.id));
-    const byTerm = new Map<string, Alternative[]>();
+    const passes = (slot: number): boolean =>
+      (!filter.kind || this.shown.kind(slot) === filter.kind) &&
+      (!filter.source || this.shown.source(slot) === filter.source) &&
+      (!filter.ids || filter.ids.has(this.postings.idAt(slot)!));
+    /** term id -> the alternatives that name it */
+    const byTerm = new Map<number, Alternative[]>();
     for (const a of plan.alternatives) {
-      const list = byTerm.get(a.term);
+      const term = this.postings.termId(a.term);
+      if (term === undefined) continue;
+      const list = byTerm.get(term);
       if (list) list.push(a);
-      else byTerm.set(a.term, [a]);
+      else byTerm.set(term, [a]);
     }
     // Long sentences name more words than a hit needs to match: the floor eases past 3 groups.
     const minCoverage = MIN_COVERAGE * Math.sqrt(Math.min(1, 3 / Math.max(1, plan.groups.length)));
@@ -252,8 +244,9 @@ export class SearchEngine {
       const found: Candidate[] = [];
       for (const slot of top) {
         const matched = new Map<number, Alternative[]>();
-        for (const term of this.postings.termsAt(slot)) {
-          for (const a of byTerm.get(term) ?? []) {
+        const terms = this.postings.termData(slot);
+        for (let i = this.postings.termsBegin(slot), end = this.postings.termsEnd(slot); i < end; i++) {
+          for (const a of byTerm.get(terms[i]!) ?? []) {
             const list = matched.get(a.group);
             if (list) list.push(a);
             else matched.set(a.group, [a]);
@@ -262,7 +255,7 @@ export class SearchEngine {
         const cov = coverage(plan, matched);
         if (this.options.floor && cov.best < minCoverage) continue;
         const why = [...matched.entries()].sort((x, y) => x[0] - y[0]).map(([, alts]) => explain(alts));
-        found.push({ id: this.postings.idAt(slot)!, relevance: scores[slot]!, why, perNeed: cov.perNeed });
+        found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]!, why, perNeed: cov.perNeed });
       }
       return found;
     };
@@ -270,7 +263,7 @@ export class SearchEngine {
     // documents that fail it (many near-copies matching one word strongly), the window widens.
     let candidates: Candidate[] = [];
     for (let window = Math.max(CANDIDATES, limit * 20); ; window *= 8) {
-      const top = topSlots(touched, scores, window, (slot) => passes(this.stored.get(this.postings.idAt(slot)!)!.doc));
+      const top = topSlots(touched, scores, window, passes);
       candidates = collect(top);
       if (candidates.length >= limit || top.length < window || window >= MAX_CANDIDATES) break;
     }
@@ -288,7 +281,7 @@ export class SearchEngine {
     });
     return interleave(ordered)
       .slice(0, limit)
-      .map(({ c, score }) => ({ id: c.id, doc: this.stored.get(c.id)!.doc, score, relevance: c.relevance, why: c.why }));
+      .map(({ c, score }) => ({ id: c.id, doc: this.shown.get(c.slot, c.id), score, relevance: c.relevance, why: c.why }));
   }
 
   /**
@@ -298,7 +291,7 @@ export class SearchEngine {
    */
   private plan(text: string): Plan {
     const c = concepts();
-    const n = Math.max(this.stored.size, 1);
+    const n = Math.max(this.postings.size, 1);
     const seq = plainWords(stripNoise(text)).slice(0, 64);
     const groups: Group[] = [];
     const alternatives: Alternative[] = [];
@@ -358,13 +351,13 @@ export class SearchEngine {
       if (seen.has(s)) continue;
       seen.add(s);
       const g = groups.length;
-      const df = this.termDf.get(s) ?? 0;
+      const df = this.postings.df(s);
       const links = this.options.concepts ? (c.words.get(lightKey(w)) ?? []) : [];
       const weak = this.options.weak && isWeak(w) ? WEIGHT.weak : 1;
       groups.push({ text: w, weight: idf(df, n) * weak, need: needAt[i]! });
       alt(g, s, false, WEIGHT.exact * weak, w, false, 1);
       addConcepts(g, w, w, links, weak);
-      if (df > 0 || links.length > 0 || this.vocabDf.has(w) || /\d/.test(w)) continue;
+      if (df > 0 || links.length > 0 || this.words.count(w) > 0 || /\d/.test(w)) continue;
       // An unknown word: a misspelling of a known one, or the start of one.
       for (const fix of this.options.spelling ? this.corrections(w) : []) {
         const weight = fix.distance === 1 ? WEIGHT.spelling1 : WEIGHT.spelling2;
@@ -391,14 +384,14 @@ export class SearchEngine {
     // Short words: transpositions only from 4 letters, any single edit from 5 ("near" is not "fear").
     if (w.length < 4) return [];
     const lex = concepts().lexicon;
-    const dfOf = (x: string) => Math.max(this.vocabDf.get(x) ?? 0, lex.has(x) ? 1 : 0);
+    const dfOf = (x: string) => Math.max(this.words.count(x), lex.has(x) ? 1 : 0);
     const found = new Map<string, number>();
     forEachEdit(w, w.length >= 5, (v) => {
       if (dfOf(v) > 0) found.set(v, 1);
     });
     if (found.size === 0 && w.length >= 9) {
       // Two edits for long words, keeping the first letter (searched under it in the radix trees).
-      for (const tree of [this.vocab, concepts().lexiconTree]) {
+      for (const tree of [this.words.tree, concepts().lexiconTree]) {
         for (const [rest] of tree.atPrefix(w[0]!).fuzzyGet(w.slice(1), 2)) {
           const cand = w[0] + rest;
           if (cand !== w && editDistance(w, cand, 2) <= 2) found.set(cand, 2);
@@ -416,7 +409,7 @@ export class SearchEngine {
     if (w.length < 3) return [];
     const out: [string, number][] = [];
     let seen = 0;
-    for (const tree of [this.vocab, concepts().lexiconTree]) {
+    for (const tree of [this.words.tree, concepts().lexiconTree]) {
       for (const [word, df] of tree.atPrefix(w)) {
         if (word !== w) out.push([word, df]);
         if (++seen >= 200) break;
@@ -468,6 +461,7 @@ function groupCredit(alts: readonly Alternative[]): number {
 
 interface Candidate {
   id: string;
+  slot: number;
   relevance: number;
   why: string[];
   /** coverage of each need of the query */
@@ -624,14 +618,16 @@ function analyze(doc: SearchDoc): { fields: string[][]; surfaces: string[] } {
     for (const w of rawWords(clean)) {
       if (w.length < 2 && !/\d/.test(w)) continue;
       if (isStopWord(w)) continue;
-      for (const f of wordForms(w)) {
-        out.push(stem(f));
-        surfaces.add(f);
+      out.push(stem(w));
+      surfaces.add(w);
+      for (const part of compoundParts(w)) {
+        out.push(stem(part));
+        surfaces.add(part);
       }
     }
     // Concepts from phrases and words (compound parts included).
     const seq = plainWords(clean);
-    for (const h of findConcepts(seq, (i) => wordForms(seq[i]!).slice(1))) {
+    for (const h of findConcepts(seq, (i) => compoundParts(seq[i]!))) {
       conceptTerms.push(conceptTerm(h.id));
       for (const a of c.ancestors.get(h.id) ?? []) conceptTerms.push(conceptTerm(a.id));
     }
@@ -639,16 +635,16 @@ function analyze(doc: SearchDoc): { fields: string[][]; surfaces: string[] } {
   return { fields: [...TEXT_FIELDS.map((f) => text[f]), conceptTerms], surfaces: [...surfaces] };
 }
 
-const formsCache = new Map<string, string[]>();
+const partsCache = new Map<string, readonly string[]>();
 
-/** A word and its compound parts ("homeassistant" -> homeassistant, home, assistant), cached. */
-function wordForms(w: string): string[] {
-  let forms = formsCache.get(w);
-  if (!forms) {
+/** A glued compound's parts ("homeassistant" -> home, assistant), or none; cached. */
+function compoundParts(w: string): readonly string[] {
+  let parts = partsCache.get(w);
+  if (!parts) {
     const c = concepts();
-    forms = [w, ...splitCompound(w, c.lexicon, c.heads)];
-    if (formsCache.size > 200_000) formsCache.clear();
-    formsCache.set(w, forms);
+    parts = splitCompound(w, c.lexicon, c.heads);
+    if (partsCache.size > 200_000) partsCache.clear();
+    partsCache.set(w, parts);
   }
-  return forms;
+  return parts;
 }

@@ -13,6 +13,14 @@ import { catalogDoc, catalogDocId, listingDoc, listingDocId } from './docs.ts';
 import { logQuery } from './store.ts';
 
 const PAGE = 1000;
+/**
+ * Catalog entries read per query while hydrating. Small on purpose: each page (rows, their parsed
+ * server.json, their documents) is garbage once indexed, and a page that is still alive when the
+ * young generation is collected gets promoted to the old one, where it stays until a full
+ * collection. With pages of 1,000 that garbage was about 100 MB of the RSS right after start at
+ * 100,000 entries; with 100 it is mostly collected young (docs/performance.md, issue 11).
+ */
+const CATALOG_PAGE = 100;
 /** How far behind its position each poll looks again for late commits (PostgreSQL). */
 const TRAILING_WINDOW = 500;
 const ENTITIES = [LISTING_ENTITY, CATALOG_ENTITY];
@@ -51,10 +59,10 @@ export class SearchIndex {
     for (let i = 0; i < ids.length; i += PAGE) this.indexListings(await findListingsByIds(this.db, ids.slice(i, i + PAGE)));
     let catalog = 0;
     for (let after: string | null = null; ; ) {
-      const page = await catalogPage(this.db, after, PAGE);
+      const page = await catalogPage(this.db, after, CATALOG_PAGE);
       this.engine.index(page.map(catalogDoc));
       catalog += page.length;
-      if (page.length < PAGE) break;
+      if (page.length < CATALOG_PAGE) break;
       after = page[page.length - 1]!.name;
     }
     return { listings: ids.length, catalog, ms: Math.round(performance.now() - started) };

@@ -2,7 +2,9 @@
 // scored with MiniSearch's BM25+ (same formula and parameters). Our own rather than MiniSearch's
 // search because an OR query over common terms there allocates a result object per matching
 // document: p99 of 640 ms at 100,000 entries, where this flat loop over arrays takes a few ms
-// (docs/decisions.md "Search (issue 11)").
+// (docs/decisions.md "Search (issue 11)"). Terms have small integer ids, so what each slot keeps
+// (its terms, its field lengths) lives in typed arrays rather than in a JS array per document.
+import { SlotLists, grown } from './slot-lists.ts';
 
 /** MiniSearch's defaults: k term-frequency saturation, b length normalisation, d the BM25+ floor. */
 const K = 1.2;
@@ -16,41 +18,71 @@ export interface Touched {
 }
 
 /**
- * One field's postings of a term: each entry is `slot * 64 + tf` (tf capped at 63, where BM25's
- * saturation has long flattened it), one small integer instead of two, which halves the largest
- * part of the index (3 million entries at 100,000 catalog entries).
+ * Each posting is `slot * 64 + tf` (tf capped at 63, where BM25's saturation has long flattened
+ * it), one small integer instead of two.
  */
-type FieldPosting = number[];
 const TF_BITS = 6;
 const TF_MAX = (1 << TF_BITS) - 1;
-/** Slots must fit beside the tf in a small integer (2^31): far beyond any catalog held in memory. */
+/** Slots must fit beside the tf in an int32: far beyond any catalog held in memory. */
 const MAX_SLOTS = 2 ** (31 - TF_BITS);
 const entry = (slot: number, tf: number) => slot * (TF_MAX + 1) + Math.min(tf, TF_MAX);
+/**
+ * A list starts as a JS array (most terms are rare, and a typed array's header costs more than a
+ * few entries) and moves to an Int32Array, half the bytes per posting, once it is this long.
+ */
+const TYPED_FROM = 32;
 
-/** A term's postings per field, and the one copy of the term string every slot refers to. */
-interface TermPostings {
-  term: string;
-  fields: (FieldPosting | undefined)[];
+/** One field's postings of a term; `data` may be longer than `length` (room to grow). */
+interface FieldPosting {
+  data: number[] | Int32Array;
+  length: number;
+}
+
+function append(p: FieldPosting, e: number): void {
+  if (p.length === p.data.length && p.length >= TYPED_FROM) {
+    p.data = grown(p.data instanceof Int32Array ? p.data : Int32Array.from(p.data), p.length * 2);
+  }
+  p.data[p.length++] = e;
+}
+
+/** Takes the slot's posting out by moving the last one into its place. */
+function removeSlot(p: FieldPosting, slot: number): void {
+  const d = p.data;
+  for (let i = 0; i < p.length; i++) {
+    if (d[i]! >>> TF_BITS !== slot) continue;
+    d[i] = d[p.length - 1]!;
+    p.length--;
+    if (Array.isArray(d)) d.pop();
+    return;
+  }
 }
 
 export class PostingIndex {
-  private readonly postings = new Map<string, TermPostings>();
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: (string | undefined)[] = [];
+  private readonly freeTerms: number[] = [];
+  /** per term id, per field */
+  private readonly postings: (FieldPosting | undefined)[][] = [];
+  /** per term id: documents that contain it in any field */
+  private termDf = new Int32Array(0);
   private readonly slotOf = new Map<string, number>();
   private readonly ids: (string | undefined)[] = [];
   private readonly free: number[] = [];
-  /** per field, per slot: number of terms */
-  private readonly lengths: number[][];
+  /** per slot and field (slot * fieldCount + field): number of terms */
+  private lengths = new Int32Array(0);
   private readonly totalLength: number[];
-  /**
-   * per slot: its unique terms (to match a hit's words and to take it out again). They are the
-   * postings' own strings, not the document's: 100,000 entries each kept ~50 copies of strings the
-   * index already held.
-   */
-  private readonly slotTerms: (string[] | undefined)[] = [];
+  /** per slot: its unique term ids, in order of first appearance (to match a hit's words and to take it out again) */
+  private readonly slotTerms = new SlotLists();
   private count = 0;
+  /** Scratch of `add`, per term id: its count in the field being added, and the last add that met it. */
+  private tf = new Int32Array(0);
+  private seenBy = new Int32Array(0);
+  private stamp = 0;
+  /** Scratch of `add`: the field's distinct term ids, and the document's, in order of first appearance. */
+  private fieldTerms = new Int32Array(64);
+  private slotScratch = new Int32Array(64);
 
   constructor(readonly fieldCount: number) {
-    this.lengths = Array.from({ length: fieldCount }, () => []);
     this.totalLength = new Array<number>(fieldCount).fill(0);
   }
 
@@ -71,8 +103,27 @@ export class PostingIndex {
     return this.slotOf.get(id);
   }
 
-  termsAt(slot: number): readonly string[] {
-    return this.slotTerms[slot] ?? [];
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  /** Documents that contain the term in any field. */
+  df(term: string): number {
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.termDf[id]!;
+  }
+
+  /** The slot's unique term ids are `termData(slot)[termsBegin(slot) .. termsEnd(slot))`. */
+  termData(slot: number): Int32Array {
+    return this.slotTerms.data(slot);
+  }
+
+  termsBegin(slot: number): number {
+    return this.slotTerms.begin(slot);
+  }
+
+  termsEnd(slot: number): number {
+    return this.slotTerms.end(slot);
   }
 
   /** Adds a document given its terms per field (in order, repeats counted). The id must be new. */
@@ -81,58 +132,89 @@ export class PostingIndex {
     if (slot >= MAX_SLOTS) throw new Error(`the in-memory index holds at most ${MAX_SLOTS} documents`);
     this.ids[slot] = id;
     this.slotOf.set(id, slot);
-    const unique = new Set<string>();
+    if ((slot + 1) * this.fieldCount > this.lengths.length) this.lengths = grown(this.lengths, Math.max(1024, this.lengths.length * 2));
+    if (++this.stamp === 2 ** 31 - 1) {
+      this.seenBy.fill(0);
+      this.stamp = 1;
+    }
+    // Counted in scratch arrays by term id (no Map or Set per document: indexing a large catalog
+    // allocated hundreds of megabytes of them).
+    let unique = 0;
     for (let f = 0; f < this.fieldCount; f++) {
       const terms = fields[f] ?? [];
-      this.lengths[f]![slot] = terms.length;
+      this.lengths[slot * this.fieldCount + f] = terms.length;
       this.totalLength[f]! += terms.length;
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        let per = this.postings.get(t);
-        if (!per) {
-          per = { term: t, fields: new Array<FieldPosting | undefined>(this.fieldCount) };
-          this.postings.set(t, per);
+      if (terms.length > this.fieldTerms.length) this.fieldTerms = new Int32Array(terms.length * 2);
+      if (unique + terms.length > this.slotScratch.length) this.slotScratch = grown(this.slotScratch, (unique + terms.length) * 2);
+      let distinct = 0;
+      for (const t of terms) {
+        const term = this.termIds.get(t) ?? this.newTerm(t);
+        if (this.tf[term] === 0) this.fieldTerms[distinct++] = term;
+        this.tf[term]!++;
+        if (this.seenBy[term] !== this.stamp) {
+          this.seenBy[term] = this.stamp;
+          this.slotScratch[unique++] = term;
         }
-        unique.add(per.term);
-        let p = per.fields[f];
+      }
+      for (let k = 0; k < distinct; k++) {
+        const term = this.fieldTerms[k]!;
+        const per = this.postings[term]!;
+        let p = per[f];
         if (!p) {
-          p = [];
-          per.fields[f] = p;
+          p = { data: [], length: 0 };
+          per[f] = p;
         }
-        p.push(entry(slot, n));
+        append(p, entry(slot, this.tf[term]!));
+        this.tf[term] = 0;
       }
     }
-    this.slotTerms[slot] = [...unique];
+    for (let k = 0; k < unique; k++) this.termDf[this.slotScratch[k]!]!++;
+    this.slotTerms.set(slot, this.slotScratch, unique);
     this.count++;
     return slot;
+  }
+
+  private newTerm(t: string): number {
+    const term = this.freeTerms.pop() ?? this.terms.length;
+    this.terms[term] = t;
+    this.termIds.set(t, term);
+    this.postings[term] = new Array<FieldPosting | undefined>(this.fieldCount);
+    if (term >= this.termDf.length) {
+      const size = Math.max(1024, this.termDf.length * 2);
+      this.termDf = grown(this.termDf, size);
+      this.tf = grown(this.tf, size);
+      this.seenBy = grown(this.seenBy, size);
+    }
+    this.termDf[term] = 0;
+    return term;
   }
 
   remove(id: string): boolean {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
-    for (const t of this.slotTerms[slot] ?? []) {
-      const per = this.postings.get(t);
-      if (!per) continue;
-      let empty = true;
+    const data = this.slotTerms.data(slot);
+    for (let i = this.slotTerms.begin(slot), end = this.slotTerms.end(slot); i < end; i++) {
+      const term = data[i]!;
+      const per = this.postings[term]!;
       for (let f = 0; f < this.fieldCount; f++) {
-        const p = per.fields[f];
+        const p = per[f];
         if (!p) continue;
-        const i = p.findIndex((e) => e >>> TF_BITS === slot);
-        if (i >= 0) {
-          p[i] = p[p.length - 1]!;
-          p.pop();
-        }
-        if (p.length === 0) per.fields[f] = undefined;
-        else empty = false;
+        removeSlot(p, slot);
+        if (p.length === 0) per[f] = undefined;
       }
-      if (empty) this.postings.delete(t);
+      this.termDf[term] = this.termDf[term]! - 1;
+      if (this.termDf[term] === 0) {
+        this.termIds.delete(this.terms[term]!);
+        this.terms[term] = undefined;
+        this.postings[term] = [];
+        this.freeTerms.push(term);
+      }
     }
     for (let f = 0; f < this.fieldCount; f++) {
-      this.totalLength[f]! -= this.lengths[f]![slot] ?? 0;
-      this.lengths[f]![slot] = 0;
+      this.totalLength[f]! -= this.lengths[slot * this.fieldCount + f]!;
+      this.lengths[slot * this.fieldCount + f] = 0;
     }
-    this.slotTerms[slot] = undefined;
+    this.slotTerms.clear(slot);
     this.ids[slot] = undefined;
     this.slotOf.delete(id);
     this.free.push(slot);
@@ -145,21 +227,24 @@ export class PostingIndex {
    * a field of `fields`; slots seen for the first time (score 0 before) are appended to `touched`.
    */
   accumulate(term: string, fields: readonly number[], boost: readonly number[], weight: number, scores: Float64Array, touched: Touched): void {
-    const per = this.postings.get(term);
-    if (!per || this.count === 0) return;
+    const id = this.termIds.get(term);
+    if (id === undefined || this.count === 0) return;
+    const per = this.postings[id]!;
+    const F = this.fieldCount;
+    const lens = this.lengths;
     for (const f of fields) {
-      const p = per.fields[f];
+      const p = per[f];
       if (!p) continue;
       const n = p.length;
+      const d = p.data;
       const idf = Math.log(1 + (this.count - n + 0.5) / (n + 0.5));
       const avg = this.totalLength[f]! / this.count || 1;
-      const lens = this.lengths[f]!;
       const w = weight * boost[f]! * idf;
       for (let i = 0; i < n; i++) {
-        const e = p[i]!;
+        const e = d[i]!;
         const s = e >>> TF_BITS;
         const tf = e & TF_MAX;
-        const add = w * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lens[s]!) / avg)));
+        const add = w * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lens[s * F + f]!) / avg)));
         if (scores[s] === 0) touched.slots[touched.length++] = s;
         scores[s]! += add;
       }

@@ -31,14 +31,17 @@ export interface ConceptLink {
   same: boolean;
 }
 
+export interface PhraseNode {
+  next: Map<string, PhraseNode>;
+  /** the concepts of the phrase that ends here */
+  links?: ConceptLink[];
+}
+
 export interface CompiledConcepts {
   /** light key of a single word -> concepts it belongs to */
   words: Map<string, ConceptLink[]>;
-  /** light keys of a phrase joined by ' ' -> concepts */
-  phrases: Map<string, ConceptLink[]>;
-  /** first light key of each phrase, to skip the phrase scan quickly */
-  phraseStarts: Set<string>;
-  maxPhrase: number;
+  /** the phrases as a tree of their words' light keys, to find the longest phrase at a word without building strings */
+  phrases: Map<string, PhraseNode>;
   /** concept -> its ancestors with their distance (1 = parent) */
   ancestors: Map<string, { id: string; depth: number }[]>;
   /** every single word of the table (for compound splitting and spelling) */
@@ -59,10 +62,8 @@ function add(map: Map<string, ConceptLink[]>, key: string, link: ConceptLink): v
 function compile(): CompiledConcepts {
   const words = new Map<string, ConceptLink[]>();
   const phrases = new Map<string, ConceptLink[]>();
-  const phraseStarts = new Set<string>();
   const lexicon = new Set<string>();
   const heads = new Set<string>();
-  let maxPhrase = 1;
   const parents = new Map<string, string[]>();
   for (const c of CONCEPTS) {
     parents.set(c.id, c.up ?? []);
@@ -79,11 +80,7 @@ function compile(): CompiledConcepts {
           add(words, keys[0]!, { id: c.id, same });
           if (same) heads.add(parts[0]!);
         }
-        else {
-          add(phrases, keys.join(' '), { id: c.id, same });
-          phraseStarts.add(keys[0]!);
-          maxPhrase = Math.max(maxPhrase, keys.length);
-        }
+        else add(phrases, keys.join(' '), { id: c.id, same });
       }
     }
   }
@@ -107,7 +104,21 @@ function compile(): CompiledConcepts {
   }
   const lexiconTree = new SearchableMap<number>();
   for (const w of lexicon) lexiconTree.set(w, 1);
-  return { words, phrases, phraseStarts, maxPhrase, ancestors, lexicon, heads, lexiconTree };
+  const tree = new Map<string, PhraseNode>();
+  for (const [phrase, links] of phrases) {
+    let level = tree;
+    let node: PhraseNode | undefined;
+    for (const key of phrase.split(' ')) {
+      node = level.get(key);
+      if (!node) {
+        node = { next: new Map() };
+        level.set(key, node);
+      }
+      level = node.next;
+    }
+    node!.links = links;
+  }
+  return { words, phrases: tree, ancestors, lexicon, heads, lexiconTree };
 }
 
 let compiled: CompiledConcepts | undefined;
@@ -134,20 +145,25 @@ export function findConcepts(seq: readonly string[], extra?: (i: number) => read
   const keys = seq.map(lightKey);
   const hits: ConceptHit[] = [];
   for (let i = 0; i < keys.length; i++) {
-    if (!c.phraseStarts.has(keys[i]!)) continue;
-    for (let n = Math.min(c.maxPhrase, keys.length - i); n >= 2; n--) {
-      const links = c.phrases.get(keys.slice(i, i + n).join(' '));
-      if (!links) continue;
-      for (const l of links) hits.push({ id: l.id, same: l.same, start: i, length: n });
-      break;
+    // The longest phrase that starts here.
+    let node = c.phrases.get(keys[i]!);
+    let longest: PhraseNode | undefined;
+    let length = 0;
+    for (let j = i + 1; node && j < keys.length; j++) {
+      node = node.next.get(keys[j]!);
+      if (node?.links) {
+        longest = node;
+        length = j - i + 1;
+      }
     }
+    for (const l of longest?.links ?? []) hits.push({ id: l.id, same: l.same, start: i, length });
   }
+  const single = (key: string, i: number) => {
+    for (const l of c.words.get(key) ?? []) hits.push({ id: l.id, same: l.same, start: i, length: 1 });
+  };
   for (let i = 0; i < keys.length; i++) {
-    const forms = [keys[i]!, ...(extra ? extra(i).map(lightKey) : [])];
-    for (const f of forms) {
-      const links = c.words.get(f);
-      if (links) for (const l of links) hits.push({ id: l.id, same: l.same, start: i, length: 1 });
-    }
+    single(keys[i]!, i);
+    if (extra) for (const form of extra(i)) single(lightKey(form), i);
   }
   return hits;
 }
