@@ -93,6 +93,10 @@ test('a __proto__ key is refused by name as bad input, over REST and over MCP', 
   assert.match(parsed.error.message, /__proto__/);
   const nested = await fetch(`${base}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"https://proto.example/mcp","x":{"constructor":{"prototype":{"a":1}}}}' });
   assert.equal((await nested.json()).error.field, 'constructor.prototype');
+  // The key spelled with JSON escapes is the same key once parsed.
+  const escaped = await fetch(`${base}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"https://proto.example/mcp","\\u005f_proto__":{"admin":true}}' });
+  assert.equal(escaped.status, 400);
+  assert.equal((await escaped.json()).error.field, '__proto__');
   const mcp = await fetch(`${base}/api/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
