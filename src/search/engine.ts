@@ -113,14 +113,14 @@ export function readableName(name: string): string {
   return `${labels.join(' ')} ${m[2]}`.trim();
 }
 
-const conceptTerms = new Map<string, string>();
+const conceptTermCache = new Map<string, string>();
 
 /** The hidden term of a concept (one string per concept, not one per document that names it). */
 function conceptTerm(id: string): string {
-  let term = conceptTerms.get(id);
+  let term = conceptTermCache.get(id);
   if (term === undefined) {
     term = CONCEPT_PREFIX + id;
-    conceptTerms.set(id, term);
+    conceptTermCache.set(id, term);
   }
   return term;
 }
