@@ -91,8 +91,10 @@ test('an on-demand probe waits for a probe slot and answers 503 busy when none f
     await fx.close();
   });
   await postJson(app, '/api/publish', { url: `${fx.base}/slow` }); // holds the only slot
-  const job = () => app.sql.selectFrom('jobs').select('lease_token').where('kind', '=', 'probe').executeTakeFirstOrThrow();
-  for (let i = 0; i < 100 && !(await job()).lease_token; i++) await new Promise((r) => setTimeout(r, 10));
+  // The slot is held once the runner has started the job, a moment after its lease is written
+  // (on PostgreSQL the lease can be seen before the claim's answer reaches the runner).
+  for (let i = 0; i < 200 && app.jobs.runningByKind().probe !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(app.jobs.runningByKind().probe, 1, 'the slow probe holds the only slot');
   const res = await getJson(app, `/api/score?url=${encodeURIComponent(`${fx.base}/card`)}`);
   assert.equal(res.status, 503);
   assert.equal(res.body.error.code, 'busy');
