@@ -19,6 +19,7 @@ import { openDb, type Db } from '../src/platform/db/dialect.ts';
 import { createProber } from '../src/probe/factory.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
 import { median, percentile, round } from './stats.ts';
+import { profileStretch } from './profile.ts';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const PUBLISHERS = 8;
@@ -307,6 +308,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       await app.http.listen({ port: 0, host: '127.0.0.1' });
       bases.push(`http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`);
     }
+    const stopProfile = await profileStretch(`publish-to-live-${engine}-${instances}-${batch}`);
     const mark = cpuMark(evPid, engine === 'postgres');
     const started = performance.now();
     let publishedS = 0;
@@ -329,6 +331,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const cpu = cpuSince(mark, evPid, engine === 'postgres');
+    await stopProfile();
     await publishing;
     const wallS = (performance.now() - started) / 1000;
     const publishProbeMs = await meanProbeMs(apps);

@@ -51,6 +51,12 @@ test(`a probe that makes a listing Live leaves attraction; a failing one a dange
   assert.equal(f.byChannel.joined!.value, AUTO.joined);
   assert.equal(f.byChannel.danger, undefined);
   assert.ok(f.notes.some((n) => n.channel === 'attraction' && n.body === 'probe succeeded'));
+  // The attraction's share of the rank is written with the probe's result, beside the probe score.
+  const listing = await app.sql.selectFrom('listings').select(['rank', 'rank_parts']).where('id', '=', id).executeTakeFirstOrThrow();
+  const parts = JSON.parse(listing.rank_parts) as Record<string, number>;
+  assert.equal(parts.trail, AUTO.probeLive);
+  assert.ok(parts.probe! > 0);
+  assert.equal(Number(listing.rank), Math.round(Object.values(parts).reduce((a, b) => a + b, 0)));
 
   // match_capability reports the listing's trail strength (its decayed attraction).
   await app.services.search.poll();

@@ -10,9 +10,10 @@ export { findListingById, findListingByUrl, findListingsByIds, lockListing } fro
 export { findListingBySpelling, spellingOwnedByOther } from './store/find-listing-by-spelling.ts';
 export { claimSpellings } from './store/claim-spellings.ts';
 export { markDuplicate } from './store/mark-duplicate.ts';
+export { markProbing } from './store/mark-probing.ts';
 export { findListingsByName } from './store/find-listings-by-name.ts';
 export { insertListingIfNew, type NewListing } from './store/insert-listing.ts';
-export { updateListing, type ListingPatch } from './store/update-listing.ts';
+export { updateListing, lockListingForUpdate, type ListingPatch, type LockedListing } from './store/update-listing.ts';
 export { countActive, countListings } from './store/count-listings.ts';
 export { activeOrder, rowsInOrder } from './store/active-order.ts';
 export { activeLiveSince } from './store/active-live-since.ts';

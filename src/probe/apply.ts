@@ -5,7 +5,7 @@
 // another listing already owns.
 import type { Executor } from '../platform/db/executor.ts';
 import { iso } from '../platform/clock.ts';
-import { claimSpellings, markDuplicate, updateListing, lockListing, type ListingPatch, type ListingRow } from '../listings/store.ts';
+import { claimSpellings, lockListingForUpdate, markDuplicate, type ListingPatch, type ListingRow } from '../listings/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { talkState } from '../talk/presence.ts';
 import { lastCheckIn } from '../talk/store.ts';
@@ -81,13 +81,14 @@ export interface ApplyContext {
 
 /**
  * Applies a probe to its listing under the listing's row lock: lane, card facts, probe state,
- * history and rank part, in the caller's transaction. A URL Rollcall itself refused to reach
- * (blocked_address) says nothing about the listing's uptime or quality, so it is kept out of the
- * history and the score; it still counts toward the lane like any failure.
+ * history and rank parts, in the caller's transaction, writing the listing once. A URL Rollcall
+ * itself refused to reach (blocked_address) says nothing about the listing's uptime or quality, so
+ * it is kept out of the history and the score; it still counts toward the lane like any failure.
  */
 export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx: ApplyContext): Promise<{ row?: ListingRow; duplicateOf?: string }> {
-  const row = await lockListing(db, id);
-  if (!row) return {};
+  const locked = await lockListingForUpdate(db, id);
+  if (!locked) return {};
+  const { row } = locked;
   const now = iso(ctx.now);
   // One server, one listing: the spellings this probe reached become this listing's, unless another
   // listing holds one already (claimed here, in the lease's transaction, so two instances probing
@@ -98,12 +99,13 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
     return { row: await markDuplicate(db, id, duplicateOf, now), duplicateOf };
   }
   const refused = raw.reason === 'blocked_address';
-  const report = refused ? raw : withReliability(raw, await readHistory(db, id));
+  const history = refused ? [] : await readHistory(db, id);
+  const report = refused ? raw : withReliability(raw, history);
   const patch: ListingPatch = {};
   if (report.live) {
-    const talk = talkState({ live_since: row.live_since, talk_last_at: await lastCheckIn(db, id) }, ctx.now, ctx.graceDays);
-    const present = talk.mode === 'present' && talk.active;
-    if (row.lane === 'dormant' && !present) {
+    // Only a dormant listing waits on its talk check-in; the others need not read it.
+    const absent = row.lane === 'dormant' && !presentNow(row, await lastCheckIn(db, id), ctx);
+    if (absent) {
       patch.lane_reason = row.lane_reason === 'talk_absent' ? 'talk_absent' : 'awaiting_check_in';
     } else {
       patch.lane = 'active';
@@ -133,11 +135,17 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
   }
   if (refused) {
     await saveProbeState(db, id, { probed_at: now, ok: 0, handshake: 'failed', detail: cleanText(report.detail, 500), failing_since: ctx.failingSince });
-    return { row: await updateListing(db, id, patch, now) };
+    return { row: await locked.update(patch, now) };
   }
-  await recordProbe(db, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score });
-  // The trace field hears of it too: a little attraction when Live, a danger mark when failing (once a day each).
-  await probeDeposit(db, id, report.live, report.reason, ctx.now);
+  await recordProbe(db, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score }, history.length);
+  // The trace field hears of it too: a little attraction when Live, a danger mark when failing (once
+  // a day each); the attraction's share of the rank is written with the listing below.
+  const traceParts = await probeDeposit(db, id, report.live, report.reason, ctx.now);
   await saveProbeState(db, id, { ...probeState(report, now), failing_since: ctx.failingSince });
-  return { row: await updateListing(db, id, patch, now, probeRankPart(report.score)) };
+  return { row: await locked.update(patch, now, { ...traceParts, ...probeRankPart(report.score) }) };
+}
+
+function presentNow(row: ListingRow, lastAt: string | null, ctx: ApplyContext): boolean {
+  const talk = talkState({ live_since: row.live_since, talk_last_at: lastAt }, ctx.now, ctx.graceDays);
+  return talk.mode === 'present' && talk.active;
 }

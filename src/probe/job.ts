@@ -6,10 +6,10 @@
 import type { BaseServices } from '../platform/operation.ts';
 import type { JobHandler } from '../platform/jobs/runner.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
-import { inTransaction } from '../platform/db/executor.ts';
+import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { completeJob, releaseLease, removeJob, stillHeld, URGENT, type Lease } from '../platform/jobs/store.ts';
 import { hostKey } from '../platform/net/host-key.ts';
-import { findListingById, spellingOwnedByOther, updateListing, type Lane } from '../listings/store.ts';
+import { markProbing, spellingOwnedByOther, updateListing, type Lane, type ListingRow } from '../listings/store.ts';
 import type { Config } from '../config.ts';
 import type { ProbeRuntime } from './runtime.ts';
 import type { ProbeReport } from './prober.ts';
@@ -52,20 +52,34 @@ export function probeOutcome(
   return { failuresInRow, failingSince, retire, nextDueMs: nextProbeDelayMs(config, failuresInRow) };
 }
 
+const leaseKey = (lease: Lease) => `${lease.id} ${lease.lease_token}`;
+
 export class ProbeJob implements JobHandler {
+  /** Each claimed job's listing as it was before it showed `probing` (null: gone), until its run begins. */
+  private readonly claimedRows = new Map<string, ListingRow | null>();
+
   constructor(
     private readonly services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics'>,
     private readonly probe: Pick<ProbeRuntime, 'prober' | 'metrics'>,
   ) {}
 
+  /** In the claim's transaction: the claimed listings show `probing` (one write for the batch). */
+  async claimed(trx: Executor, leases: Lease[]): Promise<void> {
+    const rows = await markProbing(trx, leases.map((l) => l.subject!), iso(this.services.clock.now()));
+    for (const lease of leases) this.claimedRows.set(leaseKey(lease), rows.get(lease.subject!) ?? null);
+  }
+
   async run(lease: Lease, stopping: AbortSignal): Promise<void> {
     const { db, clock, config, log, metrics } = this.services;
     const { prober, metrics: probeMetrics } = this.probe;
     const id = lease.subject!;
-    const row = await findListingById(db.kysely, id);
+    const key = leaseKey(lease);
+    // A lease taken without the pool's claim (`rollcall list` running one job here) marks it now.
+    if (!this.claimedRows.has(key)) await inTransaction(db.kysely, (trx) => this.claimed(trx, [lease]));
+    const row = this.claimedRows.get(key);
+    this.claimedRows.delete(key);
     if (!row) return removeJob(db.kysely, lease.id);
     const shownProbing = row.lane === 'queued' || row.lane === 'failed';
-    if (shownProbing) await updateListing(db.kysely, id, { lane: 'probing' }, iso(clock.now()));
     const stopTimer = probeMetrics.probeSeconds.startTimer();
     const report = await prober.probe(row.url, {
       hint: row.kind,

@@ -58,11 +58,17 @@ export interface HistoryEntry {
   score: number;
 }
 
-export async function recordProbe(db: Executor, listingId: string, entry: HistoryEntry): Promise<void> {
+/**
+ * Appends a probe to the history. `keptBefore` is how many entries readHistory showed before this
+ * one (in the same transaction): the history is trimmed back to HISTORY_KEEP only once it is full,
+ * not on every probe.
+ */
+export async function recordProbe(db: Executor, listingId: string, entry: HistoryEntry, keptBefore: number): Promise<void> {
   await q(db)
     .insertInto('probe_history')
     .values({ listing_id: listingId, at: entry.at, ok: entry.ok ? 1 : 0, reason: entry.reason, latency_ms: entry.latency_ms, score: entry.score })
     .execute();
+  if (keptBefore < HISTORY_KEEP) return;
   const keep = q(db).selectFrom('probe_history').select('id').where('listing_id', '=', listingId).orderBy('id', 'desc').limit(HISTORY_KEEP);
   await q(db).deleteFrom('probe_history').where('listing_id', '=', listingId).where('id', 'not in', keep).execute();
 }

@@ -16,21 +16,22 @@ export const DEPOSITS_PER_SUBJECT_PER_DAY = 3;
 /** Endorsements one listing may have counted per UTC day (each partner at most once). */
 export const ENDORSEMENTS_PER_DAY = 20;
 
-/** Counts one more under `scope` when fewer than `max` were counted today: the count after it, or undefined at the bound. */
+/**
+ * Counts one more under `scope` when fewer than `max` were counted today: the count after it, or
+ * undefined at the bound. One statement: the first of the day inserts 1, a later one adds 1 only
+ * while under the bound (an upsert whose update is refused returns no row).
+ */
 export async function takeCount(ex: Executor, owner: string, now: Date, scope: string, max: number): Promise<number | undefined> {
-  const day = utcDay(now);
-  await q(ex)
-    .insertInto('trace_counters')
-    .values({ owner, day, scope, n: 0 })
-    .onConflict((oc) => oc.columns(['owner', 'day', 'scope']).doNothing())
-    .execute();
+  if (max < 1) return undefined;
   const row = await q(ex)
-    .updateTable('trace_counters')
-    .set({ n: sql`n + 1` })
-    .where('owner', '=', owner)
-    .where('day', '=', day)
-    .where('scope', '=', scope)
-    .where('n', '<', max)
+    .insertInto('trace_counters')
+    .values({ owner, day: utcDay(now), scope, n: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['owner', 'day', 'scope'])
+        .doUpdateSet({ n: sql`trace_counters.n + 1` })
+        .where('trace_counters.n', '<', max),
+    )
     .returning('n')
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.n);

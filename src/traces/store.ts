@@ -6,7 +6,7 @@ import type { Executor } from '../platform/db/executor.ts';
 import { traceTables as q } from './tables.ts';
 import { decayed, halfLifeMs, type Channel } from './channels.ts';
 import type { SubjectKey } from './subjects.ts';
-import { refreshTrailParts } from './trail-rank.ts';
+import { setTrailPart, trailPart } from './trail-rank.ts';
 
 export interface Deposit {
   channel: Channel;
@@ -17,7 +17,20 @@ export interface Deposit {
   at: Date;
 }
 
-export async function deposit(ex: Executor, d: Deposit): Promise<void> {
+export interface DepositOptions {
+  /**
+   * The caller writes the listing in this transaction anyway (a probe's apply): the listing's new
+   * trail part is returned for that one write instead of being written here.
+   */
+  deferTrail?: boolean;
+}
+
+/** Rank parts the caller must write on the listing (only with `deferTrail`). */
+export interface DepositResult {
+  rankParts: Record<string, number>;
+}
+
+export async function deposit(ex: Executor, d: Deposit, options: DepositOptions = {}): Promise<DepositResult> {
   const atMs = d.at.getTime();
   const hl = sql.lit(halfLifeMs(d.channel));
   await q(ex)
@@ -27,7 +40,7 @@ export async function deposit(ex: Executor, d: Deposit): Promise<void> {
   // new value = old * 2^(-max(0, at - old_at) / hl) + intensity, kept at the later time.
   const newValue = sql<number>`trace_field.value * power(2.0, -(case when excluded.at_ms > trace_field.at_ms then excluded.at_ms - trace_field.at_ms else 0 end) / ${hl}) + excluded.value`;
   const newAt = sql<number>`case when excluded.at_ms > trace_field.at_ms then excluded.at_ms else trace_field.at_ms end`;
-  await q(ex)
+  const field = await q(ex)
     .insertInto('trace_field')
     .values({
       channel: d.channel,
@@ -48,9 +61,14 @@ export async function deposit(ex: Executor, d: Deposit): Promise<void> {
         deposits: sql<number>`trace_field.deposits + 1`,
       }),
     )
-    .execute();
+    .returning(['value', 'at_ms'])
+    .executeTakeFirstOrThrow();
   // Attraction on a listing moves its rank (the `trail` part), in the deposit's transaction.
-  if (d.channel === 'attraction' && d.subject.kind === 'listing') await refreshTrailParts(ex, [d.subject.a], d.at);
+  if (d.channel !== 'attraction' || d.subject.kind !== 'listing') return { rankParts: {} };
+  const strength = decayed(Number(field.value), Number(field.at_ms), atMs, 'attraction');
+  if (options.deferTrail) return { rankParts: trailPart(strength) };
+  await setTrailPart(ex, d.subject.a, strength, d.at);
+  return { rankParts: {} };
 }
 
 export interface FieldEntry {

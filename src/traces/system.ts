@@ -3,7 +3,7 @@
 // Other domains call systemDeposit (or the helpers below) instead of writing the field themselves.
 import type { Executor } from '../platform/db/executor.ts';
 import { cleanText } from '../listings/text.ts';
-import { deposit } from './store.ts';
+import { deposit, type DepositOptions, type DepositResult } from './store.ts';
 import { subjectKey, normalizeCapability, type TraceSubject } from './subjects.ts';
 import { MAX_INTENSITY, MIN_INTENSITY, type Channel } from './channels.ts';
 import { takeCount } from './limits.ts';
@@ -37,25 +37,41 @@ export interface SystemDepositOptions {
  * Returns false when `oncePerDay` was already used today (nothing is deposited).
  */
 export async function systemDeposit(trx: Executor, subject: TraceSubject, channel: Channel, intensity: number, now: Date, options: SystemDepositOptions = {}): Promise<boolean> {
-  if (options.oncePerDay !== undefined && (await takeCount(trx, SYSTEM, now, `once ${options.oncePerDay}`, 1)) === undefined) return false;
-  await deposit(trx, {
-    channel,
-    subject: subjectKey(subject),
-    intensity: Math.min(MAX_INTENSITY, Math.max(MIN_INTENSITY, intensity)),
-    body: options.body === undefined ? null : cleanText(options.body, 200) || null,
-    depositor: SYSTEM,
-    at: now,
-  });
-  return true;
+  return (await depositOnce(trx, subject, channel, intensity, now, options)) !== undefined;
 }
 
-/** A probe's outcome on its listing: attraction when it is Live, a danger mark when it failed. */
-export function probeDeposit(trx: Executor, listingId: string, live: boolean, reason: string | null, now: Date): Promise<boolean> {
+async function depositOnce(trx: Executor, subject: TraceSubject, channel: Channel, intensity: number, now: Date, options: SystemDepositOptions, depositOptions: DepositOptions = {}): Promise<DepositResult | undefined> {
+  if (options.oncePerDay !== undefined && (await takeCount(trx, SYSTEM, now, `once ${options.oncePerDay}`, 1)) === undefined) return undefined;
+  return deposit(
+    trx,
+    {
+      channel,
+      subject: subjectKey(subject),
+      intensity: Math.min(MAX_INTENSITY, Math.max(MIN_INTENSITY, intensity)),
+      body: options.body === undefined ? null : cleanText(options.body, 200) || null,
+      depositor: SYSTEM,
+      at: now,
+    },
+    depositOptions,
+  );
+}
+
+/**
+ * A probe's outcome on its listing: attraction when it is Live, a danger mark when it failed. The
+ * probe writes its listing once, so the rank parts this moves are returned for that write.
+ */
+export async function probeDeposit(trx: Executor, listingId: string, live: boolean, reason: string | null, now: Date): Promise<Record<string, number>> {
   const channel: Channel = live ? 'attraction' : 'danger';
-  return systemDeposit(trx, { kind: 'listing', listing_id: listingId }, channel, live ? AUTO.probeLive : AUTO.probeFailed, now, {
-    body: live ? 'probe succeeded' : `probe failed: ${reason ?? 'unknown'}`,
-    oncePerDay: `probe ${channel} ${listingId}`,
-  });
+  const result = await depositOnce(
+    trx,
+    { kind: 'listing', listing_id: listingId },
+    channel,
+    live ? AUTO.probeLive : AUTO.probeFailed,
+    now,
+    { body: live ? 'probe succeeded' : `probe failed: ${reason ?? 'unknown'}`, oncePerDay: `probe ${channel} ${listingId}` },
+    { deferTrail: true },
+  );
+  return result?.rankParts ?? {};
 }
 
 /**

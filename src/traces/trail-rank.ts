@@ -13,6 +13,14 @@ export const TRAIL_MIN_CHANGE = 0.01;
 
 const rounded = (x: number) => Math.round(x * 1000) / 1000;
 
+/** The trail part of a listing whose decayed attraction is `strength` (as a rank-parts record). */
+export const trailPart = (strength: number): Record<string, number> => ({ [TRAIL_PART]: rounded(strength) });
+
+/** Sets one listing's trail part to a strength already known (a deposit's upsert returned it). */
+export function setTrailPart(ex: Executor, id: string, strength: number, now: Date): Promise<string[]> {
+  return setRankPart(ex, new Map([[id, rounded(strength)]]), TRAIL_PART, iso(now), TRAIL_MIN_CHANGE);
+}
+
 /** Sets the trail part of `ids` to their decayed attraction at `now`. */
 export async function refreshTrailParts(ex: Executor, ids: readonly string[], now: Date): Promise<string[]> {
   if (ids.length === 0) return [];

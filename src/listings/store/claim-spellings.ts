@@ -11,14 +11,18 @@ import { listingTables as q } from '../tables.ts';
 export async function claimSpellings(trx: Executor, id: string, urls: string[], now: string): Promise<string | undefined> {
   const keys = [...new Set(urls.map(endpointKey))];
   if (!keys.length) return undefined;
-  const held = await q(trx).selectFrom('listing_aliases').select('listing_id').where('key', 'in', keys).where('listing_id', '!=', id).executeTakeFirst();
-  if (held) return held.listing_id;
-  await q(trx)
+  // Insert first, then look: the usual probe (a re-probe of spellings this listing holds already)
+  // costs two statements, and a concurrent claimer (another instance) that won a key between
+  // them is seen by the look.
+  const inserted = await q(trx)
     .insertInto('listing_aliases')
     .values(keys.map((key) => ({ key, listing_id: id, created_at: now })))
     .onConflict((oc) => oc.column('key').doNothing())
+    .returning('key')
     .execute();
-  // A concurrent claimer (another instance) may have won a key between the check and the insert.
-  const lost = await q(trx).selectFrom('listing_aliases').select('listing_id').where('key', 'in', keys).where('listing_id', '!=', id).executeTakeFirst();
-  return lost?.listing_id;
+  const held = await q(trx).selectFrom('listing_aliases').select('listing_id').where('key', 'in', keys).where('listing_id', '!=', id).executeTakeFirst();
+  if (!held) return undefined;
+  // Another listing owns one of them: this one is its duplicate and claims none.
+  if (inserted.length) await q(trx).deleteFrom('listing_aliases').where('key', 'in', inserted.map((r) => r.key)).where('listing_id', '=', id).execute();
+  return held.listing_id;
 }

@@ -8,7 +8,7 @@ import { endpointKey } from '../identity.ts';
 import { listingTables as q } from '../tables.ts';
 import { findListingByUrl } from './find-listing.ts';
 import { findListingBySpelling } from './find-listing-by-spelling.ts';
-import { LISTING_ENTITY, sumParts, type ListingRow } from './row.ts';
+import { LISTING_ENTITY, sumParts, toRow, type ListingRow } from './row.ts';
 
 export interface NewListing {
   url: string;
@@ -64,10 +64,10 @@ export async function insertListingIfNew(ex: Executor, input: NewListing, now: s
         updated_at: now,
       })
       .onConflict((oc) => oc.column('url').doNothing())
-      .returning('id')
+      .returningAll()
       .executeTakeFirst();
     if (inserted) await recordChange(trx, LISTING_ENTITY, id, 'upsert', now);
-    const row = await findListingByUrl(trx, input.url);
+    const row = inserted ? toRow(inserted) : await findListingByUrl(trx, input.url);
     if (!row) throw new Error('listing vanished inside its own transaction');
     // A listing from before aliases existed owns this exact URL: the spelling claimed above is its.
     if (claimed && !inserted) await q(trx).updateTable('listing_aliases').set({ listing_id: row.id }).where('key', '=', claimed.key).execute();

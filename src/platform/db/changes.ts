@@ -19,6 +19,15 @@ export async function recordChange(ex: Executor, entity: string, entityId: strin
   await q(ex).insertInto('changes').values({ entity, entity_id: entityId, op, at }).execute();
 }
 
+/** recordChange for several entities in one statement (in the order given). */
+export async function recordChanges(ex: Executor, entity: string, entityIds: readonly string[], op: 'upsert' | 'remove', at: string): Promise<void> {
+  if (!entityIds.length) return;
+  await q(ex)
+    .insertInto('changes')
+    .values(entityIds.map((entity_id) => ({ entity, entity_id, op, at })))
+    .execute();
+}
+
 /** `max(seq)`, compiled once per dialect (the SQL is the same for every database of one kind). */
 const latestQueries = new WeakMap<object, CompiledQuery<{ seq: number | string | null }>>();
 

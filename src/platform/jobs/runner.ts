@@ -13,12 +13,17 @@ import { Gauge } from 'prom-client';
 import type { Transaction } from 'kysely';
 import type { BaseServices } from '../operation.ts';
 import { iso } from '../clock.ts';
-import { inTransaction, type NoTables } from '../db/executor.ts';
+import { inTransaction, type Executor, type NoTables } from '../db/executor.ts';
 import { claimDue, completeJob, ensureJob, queueStats, stillHeld, type Lease, type QueueStats } from './store.ts';
 
 export interface JobHandler {
   /** `stopping` is aborted when the instance shuts down: a handler then gives its lease back unfinished. */
   run(lease: Lease, stopping: AbortSignal): Promise<void>;
+  /**
+   * Runs in the claim's transaction for the jobs just leased, before any of them runs: writes that
+   * mark the work as started commit with the claim instead of costing a transaction each.
+   */
+  claimed?(trx: Executor, leases: Lease[]): Promise<void>;
 }
 
 /**
@@ -250,7 +255,7 @@ export class JobRunner {
       const leases = await claimDue(this.services.db, this.services.clock.now(), this.options.leaseMs, free, {
         kind: pool.name,
         ...(pool.groupCap !== undefined ? { groupCap: pool.groupCap, groupRoom } : {}),
-      });
+      }, pool.handler.claimed?.bind(pool.handler));
       for (const lease of leases) this.start1(pool, lease);
       started += leases.length;
       if (leases.length < free) break; // nothing more is due (or what is due waits for its group)

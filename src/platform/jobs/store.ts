@@ -9,7 +9,7 @@
 export { jobId, ROUTINE, URGENT, type Job, type JobSpec, type Lease } from './store/job-row.ts';
 export { scheduleJob } from './store/schedule-job.ts';
 export { findJob } from './store/find-job.ts';
-export { claimDue, type ClaimFilter } from './store/claim-due.ts';
+export { claimDue, type ClaimFilter, type OnClaimed } from './store/claim-due.ts';
 export { claimJob } from './store/claim-job.ts';
 export { stillHeld } from './store/still-held.ts';
 export { completeJob } from './store/complete-job.ts';

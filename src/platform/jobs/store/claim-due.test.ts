@@ -5,6 +5,8 @@ import { migratedDbPerFile } from '../../../../test/helpers/db.ts';
 import { scheduleJob } from './schedule-job.ts';
 import { claimDue } from './claim-due.ts';
 import { URGENT } from './job-row.ts';
+import { typed } from '../../db/executor.ts';
+import type { AllTables } from '../../../../test/helpers/tables.ts';
 
 const d = migratedDbPerFile();
 const T0 = '2026-11-01T12:00:00.000Z';
@@ -44,4 +46,29 @@ test('concurrent claims never lease one job twice', async () => {
   const claims = await Promise.all([1, 2, 3].map(() => claimDue(d.store.db, NOW, 10_000, 3, { kind: 'race', groupCap: 3 })));
   const ids = claims.flat().map((l) => l.id);
   assert.equal(new Set(ids).size, ids.length);
+});
+
+test("the claim's own writes run in its transaction: they see the leases, and a failure takes the leases back", async () => {
+  for (const id of ['w1', 'w2']) await scheduleJob(d.ex, { id, kind: 'hooked', subject: id }, at(-5), T0);
+  const seen: string[][] = [];
+  const leases = await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'hooked', groupCap: 1 }, async (trx, taken) => {
+    seen.push(taken.map((l) => l.id).sort());
+    // Inside the claim's transaction the leases are already written.
+    const rows = await typed<AllTables>(trx).selectFrom('jobs').select('lease_token').where('kind', '=', 'hooked').execute();
+    assert.deepEqual(new Set(rows.map((r) => r.lease_token)), new Set([taken[0]!.lease_token]));
+  });
+  assert.deepEqual(seen, [['w1', 'w2']]);
+  assert.equal(leases.length, 2);
+  // Nothing due: the hook is not called.
+  await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'hooked' }, async () => assert.fail('called with no leases'));
+
+  await scheduleJob(d.ex, { id: 'w3', kind: 'rolled', subject: 'w3' }, at(-5), T0);
+  await assert.rejects(
+    claimDue(d.store.db, NOW, 10_000, 10, { kind: 'rolled' }, async () => {
+      throw new Error('the marking failed');
+    }),
+    /the marking failed/,
+  );
+  // The claim rolled back with its hook: the job is still free to claim.
+  assert.deepEqual((await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'rolled' })).map((l) => l.id), ['w3']);
 });

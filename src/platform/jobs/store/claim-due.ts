@@ -80,37 +80,50 @@ async function fairHead(ex: Executor, nowIso: string, limit: number, f: ClaimFil
   return picked.length === limit || head.length < limit * HEAD_FACTOR ? picked : undefined;
 }
 
-/** Leases up to `limit` due jobs (see ClaimFilter; a string is one job id) to the caller until now + leaseMs. */
-export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number, filter: ClaimFilter | string = {}): Promise<Lease[]> {
+/** Writes that belong to a claim: run in its transaction right after the leases are taken. */
+export type OnClaimed = (trx: Executor, leases: Lease[]) => Promise<void>;
+
+/**
+ * Leases up to `limit` due jobs (see ClaimFilter; a string is one job id) to the caller until now
+ * + leaseMs. `onClaimed`, when given, runs in the claim's transaction for the leases taken (none:
+ * not called), so what it writes commits or rolls back with the claim.
+ */
+export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number, filter: ClaimFilter | string = {}, onClaimed?: OnClaimed): Promise<Lease[]> {
   if (limit <= 0) return [];
   const nowIso = iso(now);
   const token = randomUUID();
   const f = typeof filter === 'string' ? { id: filter } : filter;
-  const lease = (ex: Executor, ids: string[] | ReturnType<typeof candidates>) =>
-    q(ex)
+  const lease = async (ex: Executor, ids: string[] | ReturnType<typeof candidates>) =>
+    (await q(ex)
       .updateTable('jobs')
       .set({ lease_token: token, lease_until: iso(new Date(now.getTime() + leaseMs)), updated_at: nowIso })
       .where('id', 'in', ids)
       // Repeated here so a row another claimer took between the selection and the update is left alone.
       .where(leaseFree(nowIso))
       .returningAll()
-      .execute();
-  if (f.groupCap === undefined) return (await lease(db.kysely, candidates(db, nowIso, limit, f))) as Lease[];
+      .execute()) as Lease[];
   // A fair claim first looks at the head of the queue, which is cheap and usually enough; only when
   // one group crowds the head are all due jobs ranked per group (measured: ranking every due job on
   // every claim cost 8 ms at 10,000 due and 100 ms at 100,000 on SQLite).
-  const fair = async (ex: Executor) => {
-    const head = await fairHead(ex, nowIso, limit, f);
-    if (head) return head.length ? lease(ex, head) : [];
-    return lease(ex, candidates(db, nowIso, limit, f));
+  const take = async (ex: Executor) => {
+    let leases: Lease[];
+    if (f.groupCap === undefined) leases = await lease(ex, candidates(db, nowIso, limit, f));
+    else {
+      const head = await fairHead(ex, nowIso, limit, f);
+      leases = !head ? await lease(ex, candidates(db, nowIso, limit, f)) : head.length ? await lease(ex, head) : [];
+    }
+    if (leases.length && onClaimed) await onClaimed(ex, leases);
+    return leases;
   };
-  if (db.engine !== 'postgres') return (await inTransaction(db.kysely, fair)) as Lease[];
+  // An unfair claim without writes of its own is one statement, no transaction needed.
+  if (f.groupCap === undefined && !onClaimed) return take(db.kysely);
+  if (db.engine !== 'postgres' || f.groupCap === undefined) return inTransaction(db.kysely, take);
   // On PostgreSQL the selection cannot see rows a concurrent claimer is taking (SKIP LOCKED applies
   // after ranking), so two instances claiming at once would pick the same rows and the second would
   // get none. Fair claims of one kind therefore take turns (a transaction-scoped advisory lock, held
   // for the milliseconds of one claim), and each sees the leases of the claim before it.
-  return (await inTransaction(db.kysely, async (trx) => {
+  return inTransaction(db.kysely, async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`rollcall.claim:${f.kind ?? ''}`}))`.execute(trx);
-    return fair(trx);
-  })) as Lease[];
+    return take(trx);
+  });
 }
