@@ -4,13 +4,16 @@
 // in the same run right before each configuration, is the same number of probes run directly: the
 // prober (createProber) in a loop with the pool's concurrency, no jobs table, no listing writes.
 // URLs are spread over 127.0.0.1..127.0.0.50 so the per-host caps (keyed by IP address, in the
-// pool's claims and in the guarded client) do not serialize everything onto one host.
+// pool's claims and in the guarded client) do not serialize everything onto one host. The
+// publishers run in a process of their own (bench/publisher.mjs), as real publishers are elsewhere:
+// their HTTP client does not share the service's event loop (its CPU shows as other_cores).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.ts';
@@ -143,7 +146,8 @@ function cpuSince(a: CpuMark, evPid: number | undefined, withPg: boolean) {
     server_everything_cores: round(everything, 2),
     ...(withPg ? { postgres_cores: round(postgres, 2) } : {}),
     machine_busy_cores: round(machine, 2),
-    // Anything else on the machine meanwhile (noise: other processes, or postgres when not counted).
+    // Anything else on the machine meanwhile (the publishers' process while publishing; noise: other
+    // processes, or postgres when not counted).
     other_cores: round(Math.max(0, machine - ours - everything - (withPg ? postgres : 0)), 2),
   };
 }
@@ -269,21 +273,29 @@ async function laneCounts({ query }: Store) {
   return { lanes, failed };
 }
 
-async function publishAll(n: number, bases: string[], port: string, batch: string) {
-  let next = 0;
-  const errors: Record<string, number> = {};
-  await Promise.all(
-    Array.from({ length: PUBLISHERS }, async () => {
-      while (next < n) {
-        const i = next++;
-        // Alternate between instances: each publish wakes the pool of the instance that took it.
-        const res = await fetch(`${bases[i % bases.length]}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: urlFor(port, batch, i) }) });
-        const body = (await res.json()) as { ok: boolean; outcome?: string; error?: { code: string } };
-        if (!res.ok || body.outcome !== 'listed') errors[`${res.status} ${body.error?.code ?? body.outcome}`] = (errors[`${res.status} ${body.error?.code ?? body.outcome}`] ?? 0) + 1;
-      }
-    }),
-  );
-  return errors;
+/**
+ * The publishers' process (bench/publisher.mjs), started and ready before any clock runs; `publish`
+ * sends it the n listings and resolves with its errors.
+ */
+async function startPublisher() {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'publisher.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the publisher exited with ${code} before it was ready`)));
+  });
+  return {
+    async publish(n: number, bases: string[], port: string, batch: string): Promise<Record<string, number>> {
+      child.stdin.end(`${JSON.stringify({ bases, concurrency: PUBLISHERS, urls: Array.from({ length: n }, (_, i) => urlFor(port, batch, i)) })}\n`);
+      const code = await exited;
+      if (code !== 0) throw new Error(`the publisher exited with ${code}: ${output}`);
+      return (JSON.parse(output.slice('ready\n'.length)) as { errors: Record<string, number> }).errors;
+    },
+  };
 }
 
 async function serviceRun(n: number, engine: Engine, instances: number, port: string, batch: string, evPid: number | undefined) {
@@ -308,12 +320,15 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       await app.http.listen({ port: 0, host: '127.0.0.1' });
       bases.push(`http://127.0.0.1:${(app.http.server.address() as { port: number }).port}`);
     }
+    const publisher = await startPublisher();
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const stopProfile = await profileStretch(`publish-to-live-${engine}-${instances}-${batch}`);
     const mark = cpuMark(evPid, engine === 'postgres');
     const started = performance.now();
     let publishedS = 0;
     let publishErrors: Record<string, number> = {};
-    const publishing = publishAll(n, bases, port, batch).then((errors) => {
+    const publishing = publisher.publish(n, bases, port, batch).then((errors) => {
       publishedS = (performance.now() - started) / 1000;
       publishErrors = errors;
     });
@@ -331,6 +346,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const cpu = cpuSince(mark, evPid, engine === 'postgres');
+    loopDelay.disable();
     await stopProfile();
     await publishing;
     const wallS = (performance.now() - started) / 1000;
@@ -352,6 +368,9 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       // The pool's own view of a probe inside a job (the rollcall_probe_seconds histogram).
       mean_job_probe_ms: round(publishProbeMs, 1),
       cpu,
+      // How late the service's event loop ran its callbacks meanwhile: every probe's network waits
+      // queue behind the loop's other work, so a busy loop makes each probe slower.
+      event_loop_delay_ms: { p50: round(loopDelay.percentile(50) / 1e6, 1), p90: round(loopDelay.percentile(90) / 1e6, 1), p99: round(loopDelay.percentile(99) / 1e6, 1), max: round(loopDelay.max / 1e6, 1) },
       reprobe_all: reprobe,
       // Warnings and errors the instances logged, by level and message, with one example each.
       log: log.counts,

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { NoTables } from './executor.ts';
+import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -19,6 +20,8 @@ export interface Db {
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** SQLite: one checkpoint of the write-ahead log now, off the event loop (see sqlite-checkpointer.ts). */
+  checkpointNow?(): Promise<CheckpointResult>;
 }
 
 // int8 (bigint, bigserial, count(*)) arrives from pg as a string; our values stay far below 2^53.
@@ -34,6 +37,8 @@ export interface OpenDbOptions {
   dataDir: string;
   /** PostgreSQL schema to use (tests isolate themselves in one); default: the server's search_path. */
   pgSchema?: string;
+  /** SQLite: milliseconds between checkpoints of the write-ahead log (default CHECKPOINT_EVERY_MS). */
+  sqliteCheckpointMs?: number;
 }
 
 const ping = async (kysely: Kysely<NoTables>) => void (await sql`select 1`.execute(kysely));
@@ -54,13 +59,19 @@ export function openDb(options: OpenDbOptions): Db {
   fs.mkdirSync(options.dataDir, { recursive: true });
   // Loaded only when SQLite is chosen: a PostgreSQL deployment never loads the native module.
   const SQLite = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  const file = new SQLite(path.join(options.dataDir, 'registry.db'));
+  const filePath = path.join(options.dataDir, 'registry.db');
+  const file = new SQLite(filePath);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  const checkpointer = startCheckpointer(file, filePath, options.sqliteCheckpointMs);
   const kysely = new Kysely<NoTables>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { engine: 'sqlite', kysely, serialType: 'integer', ping: () => ping(kysely), close: () => kysely.destroy() };
+  const close = async () => {
+    await checkpointer.close();
+    await kysely.destroy();
+  };
+  return { engine: 'sqlite', kysely, serialType: 'integer', ping: () => ping(kysely), close, checkpointNow: checkpointer.checkpointNow };
 }
 
 /** Prepared statements kept per SQL text; beyond this many texts the oldest are dropped. */
