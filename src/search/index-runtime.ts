@@ -3,6 +3,7 @@
 // commit order (a transaction that took a lower number may commit after a higher one is seen), so
 // each poll re-reads a trailing window behind its position and applies only the changes it has not
 // applied yet; applying is idempotent anyway, since it re-reads each entity's current state.
+import { setImmediate } from 'node:timers/promises';
 import type { Executor } from '../platform/db/executor.ts';
 import type { Logger } from '../platform/log.ts';
 import { changesAfter, latestChange } from '../platform/db/changes.ts';
@@ -21,6 +22,12 @@ const PAGE = 1000;
  * 100,000 entries; with 100 it is mostly collected young (docs/performance.md, issue 11).
  */
 const CATALOG_PAGE = 100;
+/**
+ * Listings indexed between two turns of the event loop. A poll that finds hundreds of listings
+ * newly Live (a launch) held the loop for 60-70 ms at once, and every probe and request in flight
+ * waited behind it (issue 8's publish-to-Live run).
+ */
+const INDEX_SLICE = 50;
 /** How far behind its position each poll looks again for late commits (PostgreSQL). */
 const TRAILING_WINDOW = 500;
 const ENTITIES = [LISTING_ENTITY, CATALOG_ENTITY];
@@ -99,7 +106,10 @@ export class SearchIndex {
     if (!ids.length) return;
     const rows = await findListingsByIds(this.db, ids);
     const live = rows.filter((r) => r.lane === 'active');
-    this.indexListings(live);
+    for (let i = 0; i < live.length; i += INDEX_SLICE) {
+      if (i > 0) await setImmediate();
+      this.indexListings(live.slice(i, i + INDEX_SLICE));
+    }
     const liveIds = new Set(live.map((r) => r.id));
     const gone = ids.filter((id) => !liveIds.has(id)).map(listingDocId);
     this.engine.remove(gone);

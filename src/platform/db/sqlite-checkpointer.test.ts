@@ -66,3 +66,13 @@ test('the timer checkpoints by itself: the writes reach the database file while 
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('closing while a checkpoint is answered waits for the worker to exit (nothing else keeps the process alive)', async () => {
+  const dataDir = tempDir();
+  const db = openDb({ dataDir, sqliteCheckpointMs: 3_600_000 });
+  await sql`create table t (id integer primary key)`.execute(db.kysely);
+  const pending = db.checkpointNow!();
+  await db.close();
+  assert.equal((await pending).busy, 0);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

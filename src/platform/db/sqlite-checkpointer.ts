@@ -75,7 +75,8 @@ export function startCheckpointer(main: BetterSqlite3.Database, file: string, ev
     w.unref();
     w.on('message', (m: { result?: CheckpointResult; error?: string }) => {
       const next = waiting.shift();
-      if (waiting.length === 0) w.unref();
+      // Idle again: no longer keeps the process alive (while closing it must, until it has exited).
+      if (waiting.length === 0 && !closed) w.unref();
       if (m.result) next?.resolve(m.result);
       else next?.reject(new Error(`checkpoint failed: ${m.error}`));
     });
