@@ -3,7 +3,9 @@
 // the claim takes (the cheap look at the head, or ranking every group's due jobs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { freshStore, engine } from './helpers/app.ts';
+import { freshStore, engine, startApp } from './helpers/app.ts';
+import { typed } from '../src/platform/db/executor.ts';
+import type { AllTables } from './helpers/tables.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { schemaHistory } from '../src/migrations/index.ts';
 import { claimDue, scheduleJob, URGENT, ROUTINE } from '../src/platform/jobs/store.ts';
@@ -50,4 +52,32 @@ test(`waiting work goes first, and the cheap path keeps the order of the queue (
     assert.deepEqual(await claim(5), ['old2', 'old3']);
     assert.deepEqual(await claim(5), []);
   });
+});
+
+test(`the pool runs a kind's claimed hook in the claim's transaction, once per batch, before any run (${engine})`, async () => {
+  const app = await startApp();
+  try {
+    const events: string[] = [];
+    app.jobs.define(
+      'hooked',
+      {
+        async claimed(trx, leases) {
+          // The leases are already written in this transaction, and nothing has run yet.
+          const held = await typed<AllTables>(trx).selectFrom('jobs').select('id').where('kind', '=', 'hooked').where('lease_token', '=', leases[0]!.lease_token).execute();
+          events.push(`claimed ${leases.map((l) => l.id).sort().join(',')} held ${held.length}`);
+        },
+        async run(lease) {
+          events.push(`run ${lease.id}`);
+        },
+      },
+      { concurrency: 3 },
+    );
+    for (const id of ['h1', 'h2', 'h3']) await scheduleJob(app.services.db.kysely, { id, kind: 'hooked', subject: id }, at(-10), at(-10));
+    await app.jobs.tick();
+    await app.jobs.idle();
+    assert.equal(events[0], 'claimed h1,h2,h3 held 3');
+    assert.deepEqual(events.slice(1).sort(), ['run h1', 'run h2', 'run h3']);
+  } finally {
+    await app.http.close();
+  }
 });

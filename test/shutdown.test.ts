@@ -14,6 +14,9 @@ test('closing an instance mid-probe releases the lease and applies nothing', asy
     const job = () => b.sql.selectFrom('jobs').selectAll().where('id', '=', `probe:${body.id}`).executeTakeFirstOrThrow();
     for (let i = 0; i < 100 && !(await job()).lease_token; i++) await new Promise((r) => setTimeout(r, 10));
     assert.ok((await job()).lease_token, 'the probe is under way in instance A');
+    // The lane is written by the claim itself: the moment the lease shows, so does `probing`.
+    const lane = await b.sql.selectFrom('listings').select('lane').where('id', '=', body.id).executeTakeFirstOrThrow();
+    assert.equal(lane.lane, 'probing');
 
     const started = Date.now();
     await a.http.close();
