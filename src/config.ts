@@ -45,6 +45,7 @@ const envSchema = z.object({
   // Our own tunables (DESIGN.md "Other tunables").
   BODY_LIMIT_BYTES: count(64 * 1024),
   ACTIVE_CACHE_MS: count(2000),
+  STATUS_CACHE_MS: count(1000),
   PROBE_CONNECT_TIMEOUT_MS: positive(5000),
   PROBE_TIMEOUT_MS: positive(10000),
   COMPOSE_STEP_TIMEOUT_MS: positive(8000),
@@ -109,6 +110,7 @@ export type Config = {
   logLevel: string;
   bodyLimitBytes: number;
   activeCacheMs: number;
+  statusCacheMs: number;
   probeConnectTimeoutMs: number;
   probeTimeoutMs: number;
   /** execute_compose: the time one step may take, and the whole run. */
@@ -247,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     activeCacheMs: e.ACTIVE_CACHE_MS,
+    statusCacheMs: e.STATUS_CACHE_MS,
     probeConnectTimeoutMs: e.PROBE_CONNECT_TIMEOUT_MS,
     probeTimeoutMs: e.PROBE_TIMEOUT_MS,
     composeStepTimeoutMs: e.COMPOSE_STEP_TIMEOUT_MS,

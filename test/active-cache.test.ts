@@ -113,14 +113,22 @@ test('an expired cursor is a 410 that says to start again', async () => {
   assert.equal(res.body.error.code, 'cursor_expired');
 });
 
-test('the response cache stays bounded and keys on the parsed query', async () => {
-  const { ResponseCache } = await import('../src/http/response-cache.ts');
-  const cache = new ResponseCache(60_000);
-  const big = { pad: 'x'.repeat(8 * 1024 * 1024) };
-  for (let i = 0; i < 20; i++) cache.set(`k${i}`, 1, 0, big);
+test('the answer cache stays bounded and keys on the parsed query', async () => {
+  const { AnswerCache } = await import('../src/http/response-cache.ts');
+  const cache = new AnswerCache<string>();
+  const MiB = 1024 * 1024;
+  for (let i = 0; i < 20; i++) cache.set(`k${i}`, 1, 0, 60_000, `v${i}`, 4 * MiB);
   const kept = Array.from({ length: 20 }, (_, i) => cache.get(`k${i}`, 1, 0)).filter(Boolean).length;
-  assert.ok(kept <= 8, `at most 64 MiB kept (${kept} entries of 8 MiB)`);
-  assert.ok(cache.get('k19', 1, 0), 'the newest entry stays');
+  assert.ok(kept <= 8, `at most 32 MiB kept (${kept} entries of 4 MiB)`);
+  assert.equal(cache.get('k19', 1, 0), 'v19', 'the newest entry stays');
+  assert.equal(cache.get('k19', 2, 0), undefined, 'a moved change feed misses');
+  assert.equal(cache.get('k19', 1, 60_000), undefined, 'so does an entry past its lifetime');
+  // Expired entries leave as new ones come, however small: memory follows the lifetime, not the bound.
+  for (let i = 0; i < 5; i++) cache.set(`small${i}`, 1, 120_000, 60_000, 's', 1);
+  assert.equal(cache.get('k19', 1, 0), undefined);
+  for (let i = 0; i < 3000; i++) cache.set(`n${i}`, 1, 200_000, 60_000, 'n', 1);
+  assert.equal(cache.get('n0', 1, 200_000), undefined, 'at most 2,048 entries: the oldest went');
+  assert.equal(cache.get('n2999', 1, 200_000), 'n');
   // Unknown parameters do not make new entries: the same ETag and a 304.
   const plain = await get();
   const noisy = await get({ 'if-none-match': plain.etag }, '?utm_source=x&limit=100');

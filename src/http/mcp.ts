@@ -6,14 +6,15 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
-import { runOperation, type AnyOperation, type BaseServices } from '../platform/operation.ts';
+import { countToolCall, runOperation, type AnyOperation, type BaseServices } from '../platform/operation.ts';
 import { dealObject } from '../funnel/deal.ts';
 import { requestCtx } from './context.ts';
 import { toAppError } from './errors.ts';
 import { encodeJson, x402Of, X402_HEADERS } from '../metering/x402-shapes.ts';
 import { hostAllowed, originAllowed } from './origin.ts';
 import { buildToolList } from './mcp-tools.ts';
-import { matchesEtag } from './response-cache.ts';
+import { AnswerCache, matchesEtag } from './response-cache.ts';
+import { latestChange } from '../platform/db/changes.ts';
 import { restRoutes } from './rest.ts';
 import { serverCard } from './discovery/server-card.ts';
 import {
@@ -73,30 +74,65 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
   const base = services.config.publicBaseUrl;
   const serverInfo = { name: 'rollcall', title: 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base };
 
+  /** Each successful tool result's JSON, so an answer is serialized once (see toJson); weak: forgotten with the answer. */
+  const resultJson = new WeakMap<object, string>();
+  /** Results of cacheable tools (Operation.cacheMs), per era and arguments; their JSON is in resultJson. */
+  const cachedResults = new AnswerCache<object>();
+
+  /**
+   * A successful tool result. Its text content repeats structuredContent as JSON (TOOLS.md), so the
+   * result is serialized once and its answer text assembled from that one serialization.
+   */
+  function toolResult(structured: unknown, meta: Record<string, unknown>, modern: boolean): Record<string, unknown> {
+    const text = JSON.stringify(structured);
+    const withMeta = Object.keys(meta).length > 0;
+    const result = {
+      content: [{ type: 'text', text }],
+      structuredContent: structured,
+      ...(withMeta ? { _meta: meta } : {}),
+      ...(modern ? { resultType: 'complete' } : {}),
+    };
+    if (typeof text === 'string') {
+      const tail = `${withMeta ? `,"_meta":${JSON.stringify(meta)}` : ''}${modern ? ',"resultType":"complete"' : ''}`;
+      resultJson.set(result, `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${tail}}`);
+    }
+    return result;
+  }
+
   /**
    * One tool call; a tool that runs and fails is a result a model can read and correct, not a
    * protocol error. x402 (its MCP transport): a payment may come in `_meta["x402/payment"]` as well
    * as in the HTTP headers; a 402 carries the offer as `x402/error` in the result, and the x402
    * headers (PAYMENT-REQUIRED, PAYMENT-RESPONSE) go on the HTTP response through `headers`.
+   * A cacheable tool's result is answered again while the change feed stands still (Operation.cacheMs).
    */
-  async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>): Promise<JsonRpcResponse> {
+  async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>, modern: boolean): Promise<JsonRpcResponse> {
     if (!isObject(params) || typeof params.name !== 'string') return rpcError(id, -32602, 'params.name (the tool name) is required');
     const op = tools.byName.get(params.name);
     if (!op) return rpcError(id, -32602, `Unknown tool: ${params.name}`, { tools: tools.list.map((t) => t.name) });
     const args = params.arguments ?? {};
     if (!isObject(args)) return rpcError(id, -32602, 'params.arguments must be an object');
-    const ctx = requestCtx(services, request);
-    const metaPayment = isObject(params._meta) ? params._meta['x402/payment'] : undefined;
-    if (isObject(metaPayment)) ctx.payment = encodeJson(metaPayment);
-    else if (typeof metaPayment === 'string' && metaPayment.trim() !== '') ctx.payment = metaPayment.trim();
+    const maxAgeMs = op.cacheMs?.(services.config) ?? 0;
+    const cacheKey = maxAgeMs > 0 ? `${op.name} ${modern ? 'modern' : 'legacy'} ${JSON.stringify(args)}` : undefined;
     try {
-      const result = await runOperation(op, ctx, args, 'mcp');
+      const version = cacheKey ? await latestChange(services.db.kysely) : 0;
+      const now = services.clock.now().getTime();
+      const hit = cacheKey ? cachedResults.get(cacheKey, version, now) : undefined;
+      if (hit) {
+        countToolCall(services.usage, op.name);
+        return { jsonrpc: '2.0', id, result: hit };
+      }
+      const ctx = requestCtx(services, request);
+      const metaPayment = isObject(params._meta) ? params._meta['x402/payment'] : undefined;
+      if (isObject(metaPayment)) ctx.payment = encodeJson(metaPayment);
+      else if (typeof metaPayment === 'string' && metaPayment.trim() !== '') ctx.payment = metaPayment.trim();
+      const structured = await runOperation(op, ctx, args, 'mcp');
       const extras = ctx.response ?? { headers: {}, meta: {} };
       Object.assign(headers, extras.headers);
-      const meta = Object.keys(extras.meta).length ? { _meta: extras.meta } : {};
-      const text = JSON.stringify(result);
-      if (isObject(result)) serialized.set(result, text);
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], structuredContent: result, ...meta } };
+      const result = toolResult(structured, extras.meta, modern);
+      const json = resultJson.get(result);
+      if (cacheKey && json !== undefined && Object.keys(extras.headers).length === 0) cachedResults.set(cacheKey, version, now, maxAgeMs, result, json.length + cacheKey.length);
+      return { jsonrpc: '2.0', id, result };
     } catch (err) {
       if (!(err instanceof AppError)) {
         request.log.error({ err, tool: params.name }, 'tool failed');
@@ -106,7 +142,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       const x402 = x402Of(err);
       const offer = x402 ? { 'x402/error': { code: 402, message: err.message, data: x402.v2 ?? x402.v1 } } : {};
       const body = { ok: false, error: err.toBody(), request_id: request.id, ...offer };
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true } };
+      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true, ...(modern ? { resultType: 'complete' } : {}) } };
     }
   }
 
@@ -140,7 +176,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       case 'resources/templates/list':
         return { jsonrpc: '2.0', id: rid, result: { resourceTemplates: [] } };
       case 'tools/call':
-        return callTool(request, rid, msg.params, headers);
+        return callTool(request, rid, msg.params, headers, false);
       default:
         return rpcError(rid, -32601, `Method not found: ${msg.method}`);
     }
@@ -170,11 +206,8 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
         return complete({ resources: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'resources/templates/list':
         return complete({ resourceTemplates: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
-      case 'tools/call': {
-        const answer = await callTool(request, id, params, headers);
-        if ('error' in answer) return { status: 200, body: answer };
-        return complete(answer.result as Record<string, unknown>);
-      }
+      case 'tools/call':
+        return { status: 200, body: await callTool(request, id, params, headers, true) };
       default:
         // initialize and ping do not exist in this era; neither does anything we do not serve.
         return { status: 404, body: rpcError(id, -32601, `Method not found: ${method}`) };
@@ -185,27 +218,20 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
   // spliced into each answer, instead of stringifying it per request (a tenth of the throughput).
   const TOOLS_SLOT = '"tools":"@@rollcall-tools-list@@"';
   const toolsJson = `"tools":${JSON.stringify(tools.list)}`;
-  /** Tool results and their JSON text (see toJson); weak, so an answer sent is forgotten with it. */
-  const serialized = new WeakMap<object, string>();
-  const STRUCTURED_SLOT_VALUE = '@@rollcall-structured-content@@';
-  const STRUCTURED_SLOT = `"structuredContent":"${STRUCTURED_SLOT_VALUE}"`;
-  const listsTools = (a: unknown): boolean =>
-    Array.isArray(a) ? a.some(listsTools) : isObject(a) && isObject(a.result) && a.result.tools === tools.list;
+  const listsTools = (a: unknown): boolean => isObject(a) && isObject(a.result) && a.result.tools === tools.list;
   /**
-   * The answer as JSON text. Only the key `tools` can produce the slot's text: inside any string
-   * (an echoed id) a quote is escaped, so the slot cannot be forged by a client.
+   * The answer (or batch of answers) as JSON. Only the key `tools` can produce the slot's text:
+   * inside any string (an echoed id) a quote is escaped, so the slot cannot be forged by a client.
    */
   function toJson(answer: unknown): string {
+    if (Array.isArray(answer)) return `[${answer.map(toJson).join(',')}]`;
     if (listsTools(answer)) {
-      return JSON.stringify(answer, (_key, v) => (v === tools.list ? '@@rollcall-tools-list@@' : v)).replaceAll(TOOLS_SLOT, () => toolsJson);
+      return JSON.stringify(answer, (_key, v) => (v === tools.list ? '@@rollcall-tools-list@@' : v)).replace(TOOLS_SLOT, () => toolsJson);
     }
-    // A tool result's structuredContent was serialized once already, for its text content: spliced
-    // in rather than serialized a second time (a third of a cheap call's serializing).
-    const result = isObject(answer) && isObject(answer.result) ? answer.result : undefined;
-    const json = isObject(result?.structuredContent) ? serialized.get(result.structuredContent) : undefined;
-    if (!isObject(answer) || result === undefined || json === undefined) return JSON.stringify(answer);
-    const { structuredContent: _, ...rest } = result;
-    return JSON.stringify({ ...answer, result: { ...rest, structuredContent: STRUCTURED_SLOT_VALUE } }).replace(STRUCTURED_SLOT, () => `"structuredContent":${json}`);
+    // A tool result was serialized once already (toolResult): spliced in, not serialized again.
+    const json = isObject(answer) && isObject(answer.result) ? resultJson.get(answer.result) : undefined;
+    if (json === undefined) return JSON.stringify(answer);
+    return `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":${json}}`;
   }
 
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));

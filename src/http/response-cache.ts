@@ -1,48 +1,60 @@
-// Serialized responses of hot read routes, keyed by route and parsed input, valid while the change
-// feed has not moved and for at most a short lifetime (fields derived from the clock stay true).
-// The ETag is a hash of the bytes, so a client revalidating unchanged content gets a 304.
+// Answers of hot reads (operations with `cacheMs`), kept by each door in its own serialized form:
+// keyed by the door's key (route or tool and input), valid while the change feed has not moved and
+// for at most the operation's lifetime (fields derived from the clock stay true). A REST answer's
+// ETag is a hash of its bytes, so a client revalidating unchanged content gets a 304.
 import { createHash } from 'node:crypto';
 
-interface Entry {
+interface Entry<T> {
   version: number;
-  at: number;
-  /** Encoded once: sending a Buffer skips re-encoding and re-measuring a large string per request. */
-  body: Buffer;
-  etag: string;
+  expires: number;
+  value: T;
+  bytes: number;
 }
 
-/** Bounds on what the cache holds, so varied queries cannot grow it without end. */
-const MAX_ENTRIES = 64;
-const MAX_BYTES = 64 * 1024 * 1024;
+/** Bounds on what one door's cache holds, so varied queries cannot grow it without end. */
+const MAX_ENTRIES = 2048;
+const MAX_BYTES = 32 * 1024 * 1024;
 
-export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+export class AnswerCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
   private bytes = 0;
-  constructor(private readonly maxAgeMs: number) {}
 
-  get(key: string, version: number, now: number): Entry | undefined {
+  get(key: string, version: number, now: number): T | undefined {
     const e = this.entries.get(key);
-    return e && e.version === version && now - e.at < this.maxAgeMs ? e : undefined;
+    return e && e.version === version && now < e.expires ? e.value : undefined;
   }
 
-  set(key: string, version: number, now: number, value: unknown): Entry {
-    const body = Buffer.from(JSON.stringify(value));
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const entry = { version, at: now, body, etag };
+  /** Keeps `value` (`bytes` long) for `maxAgeMs` from `now`; returns it. */
+  set(key: string, version: number, now: number, maxAgeMs: number, value: T, bytes: number): T {
     this.remove(key);
-    this.entries.set(key, entry);
-    this.bytes += body.length;
-    // Oldest first out; the newest entry always stays.
-    while (this.entries.size > 1 && (this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES)) this.remove(this.entries.keys().next().value!);
-    return entry;
+    this.entries.set(key, { version, expires: now + maxAgeMs, value, bytes });
+    this.bytes += bytes;
+    // Oldest first out: what has expired, then whatever exceeds the bounds; the newest entry always stays.
+    for (const [k, e] of this.entries) {
+      const over = this.entries.size > MAX_ENTRIES || this.bytes > MAX_BYTES;
+      if (k === key || (!over && now < e.expires)) break;
+      this.remove(k);
+    }
+    return value;
   }
 
   private remove(key: string) {
     const old = this.entries.get(key);
     if (!old) return;
-    this.bytes -= old.body.length;
+    this.bytes -= old.bytes;
     this.entries.delete(key);
   }
+}
+
+/** A REST answer encoded once (sending a Buffer skips re-encoding a large string per request) and its ETag. */
+export interface EncodedAnswer {
+  body: Buffer;
+  etag: string;
+}
+
+export function encodeAnswer(value: unknown): EncodedAnswer {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
 /** True when an If-None-Match header names this ETag (weak or strong, or `*`). */

@@ -4,7 +4,7 @@ import type { AnyOperation, BaseServices } from '../platform/operation.ts';
 import { runOperation } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { requestCtx } from './context.ts';
-import { ResponseCache, matchesEtag } from './response-cache.ts';
+import { AnswerCache, encodeAnswer, matchesEtag, type EncodedAnswer } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { publish, checkStatus } from '../registry/operations.ts';
 import { talkCheckIn } from '../registry/talk.ts';
@@ -31,8 +31,6 @@ export interface RestRoute {
   /** Where the input comes from; `body` routes require a JSON object body. */
   from: 'query' | 'body';
   summary: string;
-  /** Serve from the response cache while the change feed stands still (ETag, 304). */
-  cached?: boolean;
   /** Statuses beyond 200 and the common errors, for /openapi.json. */
   responses?: Record<string, string>;
 }
@@ -53,8 +51,7 @@ export const restRoutes: RestRoute[] = [
     operation: listActiveListings,
     from: 'query',
     summary: 'Live listings in the funnel envelope',
-    cached: true,
-    responses: { '304': 'Not modified: the If-None-Match ETag is current', '410': 'cursor_expired: start again without cursor' },
+    responses: { '410': 'cursor_expired: start again without cursor' },
   },
   { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
   { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
@@ -118,8 +115,9 @@ export const restRoutes: RestRoute[] = [
 ];
 
 export function registerRest(app: FastifyInstance, services: BaseServices) {
-  const cache = new ResponseCache(services.config.activeCacheMs);
+  const cache = new AnswerCache<EncodedAnswer>();
   for (const route of restRoutes) {
+    const maxAgeMs = route.operation.cacheMs?.(services.config) ?? 0;
     app.route({
       method: route.method,
       url: route.path,
@@ -135,14 +133,18 @@ export function registerRest(app: FastifyInstance, services: BaseServices) {
           if (ctx.response) reply.headers(ctx.response.headers);
           return result;
         };
-        if (!route.cached) return run();
+        if (maxAgeMs <= 0) return run();
         // Keyed by the parsed input, so unknown or reordered query parameters share one entry.
         const parsed = route.operation.input.safeParse(raw ?? {});
         if (!parsed.success) return run(); // answers with the invalid_input error
-        const key = `${route.path}${JSON.stringify(parsed.data)}`;
+        const key = `${route.method} ${route.path}${JSON.stringify(parsed.data)}`;
         const version = await latestChange(services.db.kysely);
         const now = services.clock.now().getTime();
-        const entry = cache.get(key, version, now) ?? cache.set(key, version, now, await run());
+        let entry = cache.get(key, version, now);
+        if (!entry) {
+          const answer = encodeAnswer(await run());
+          entry = cache.set(key, version, now, maxAgeMs, answer, answer.body.length);
+        }
         reply.header('etag', entry.etag).header('cache-control', 'no-cache');
         if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
         return reply.type('application/json; charset=utf-8').send(entry.body);

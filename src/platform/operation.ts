@@ -71,6 +71,12 @@ export interface Operation<S extends z.ZodType = z.ZodType, R = unknown, X = unk
   annotations?: ToolAnnotations;
   /** The result's schema (tools/list `outputSchema`); results must conform. Default: an object with `ok`. */
   output?: z.ZodType;
+  /**
+   * Set on a read whose answer depends only on its input and on state the change feed tracks, never
+   * on the caller: a door may answer it again from its cache while the feed stands still and for at
+   * most this many milliseconds (0: never). Errors are never cached.
+   */
+  cacheMs?: (config: Config) => number;
   /** A property, not a method, so the assembly's check that it provides `X` is strict. */
   handler: (ctx: Ctx & X, input: z.output<S>) => Promise<R>;
 }
@@ -95,6 +101,12 @@ export function defineOperation<S extends z.ZodType, R, X = unknown>(op: Operati
   return op;
 }
 
+/** One tool call served, counted (a door answering a call from its cache counts it too). */
+export function countToolCall(usage: UsageCounters, name: string): void {
+  usage.count(COUNTERS.toolCalls);
+  usage.count(toolCounter(name));
+}
+
 /** Checks raw input against the door's schema and runs the operation. */
 export async function runOperation<S extends z.ZodType, R, X>(
   op: Operation<S, R, X>,
@@ -104,10 +116,7 @@ export async function runOperation<S extends z.ZodType, R, X>(
 ): Promise<R> {
   // The tool doors (MCP, and A2A data parts naming a tool) use the stricter tool input.
   // A tool call served (MCP tools/call, an A2A request that names a tool or intent), bad input included.
-  if (door === 'mcp' || door === 'a2a') {
-    ctx.usage.count(COUNTERS.toolCalls);
-    ctx.usage.count(toolCounter(op.name));
-  }
+  if (door === 'mcp' || door === 'a2a') countToolCall(ctx.usage, op.name);
   const schema = door !== 'rest' && op.toolInput ? op.toolInput : op.input;
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);

@@ -42,6 +42,7 @@ export const activeInput = z.object({
 export const listActiveListings = defineOperation({
   name: 'list_active',
   title: 'List Live listings',
+  cacheMs: (config) => config.activeCacheMs,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   output: z.looseObject({
     ok: z.literal(true),

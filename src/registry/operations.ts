@@ -116,6 +116,8 @@ export const checkStatus = defineOperation({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   output: z.looseObject({ ok: z.literal(true), status_url: z.string(), ...listingViewOutput, history: z.looseObject({ probes: z.number() }) }),
   aliases: ['get_listing_status'],
+  // Agents poll it until lane is active: a poll of an unchanged listing is answered from the doors' caches.
+  cacheMs: (config) => config.statusCacheMs,
   description:
     'Status of a listing by id or name (same as GET /api/listings/status): lane (queued, probing, active, failed, dormant) with the reason, last probe, talk presence, badge, the suggested next call, and `badges` (SVG badge URLs plus Markdown and HTML to embed them). Poll it until lane is active.',
   input: statusInput,

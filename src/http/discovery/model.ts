@@ -163,7 +163,7 @@ export function buildModel(input: ModelInput): DiscoveryModel {
       operation: r.operation.name,
       from: r.from,
       fields: fieldsOf(inputJsonSchema(r.operation.input)),
-      crawlable: r.method === 'GET' && (Boolean(r.cached) || Boolean(a?.readOnlyHint && !a.openWorldHint)),
+      crawlable: r.method === 'GET' && (Boolean(r.operation.cacheMs) || Boolean(a?.readOnlyHint && !a.openWorldHint)),
     };
   });
   const toolNames = new Set(tools.map((t) => t.name));

@@ -57,6 +57,8 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       description: route.operation.description,
       responses: {
         '200': { description: 'ok: true and the result' },
+        // A cached read answers with an ETag (http/rest.ts) and honours If-None-Match.
+        ...(route.operation.cacheMs ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } } : {}),
         ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, { description }])),
         ...errorResponses,
       },

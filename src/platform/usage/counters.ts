@@ -4,7 +4,7 @@
 // upsert per row (on a timer, at shutdown, and before a reader that wants them current). Several
 // instances add to the same rows, so the stored counts are the whole service's.
 import { sql } from 'kysely';
-import type { Clock } from '../clock.ts';
+import { DAY_MS, type Clock } from '../clock.ts';
 import type { Executor } from '../db/executor.ts';
 import { usageTables as q } from './tables.ts';
 
@@ -25,8 +25,19 @@ export class UsageCounters {
 
   /** Adds to today's count of `name` in memory: a Map update, nothing more. */
   count(name: string, n = 1): void {
-    const key = `${this.clock.now().toISOString().slice(0, 10)}\t${name}`;
+    const key = `${this.today()}\t${name}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+  }
+
+  /** The UTC day of now, formatted once per day rather than per count (several counts per request). */
+  private day = { start: 0, end: 0, text: '' };
+  private today(): string {
+    const now = this.clock.now().getTime();
+    if (now < this.day.start || now >= this.day.end) {
+      const start = now - (((now % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day = { start, end: start + DAY_MS, text: new Date(start).toISOString().slice(0, 10) };
+    }
+    return this.day.text;
   }
 
   /** Adds the counts held in memory to the stored rows; counts that fail to land are kept for the next flush. */

@@ -1,0 +1,104 @@
+// Cached reads (Operation.cacheMs): a poll of an unchanged listing is answered from each door's
+// cache; any change through the feed, or the end of the lifetime, gives a fresh answer.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startApp, postJson, type TestApp } from './helpers/app.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+
+let app: TestApp;
+let base: string;
+let client: Client;
+let id: string;
+const clock = new ManualClock('2026-11-01T12:00:00.000Z');
+
+before(async () => {
+  app = await startApp({ clock, env: { STATUS_CACHE_MS: '1000' } });
+  base = await app.listen();
+  client = new Client({ name: 'status-cache-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
+  id = (await postJson(app, '/api/publish', { url: 'https://cached.example.org/mcp', name: 'Cached Status' })).body.id;
+});
+after(async () => {
+  await client.close();
+  await app.close();
+});
+
+const status = (headers: Record<string, string> = {}) => fetch(`${base}/api/listings/status?id=${id}`, { headers });
+const mcpStatus = async (name = 'check_status') => {
+  const result = await client.callTool({ name, arguments: { id } });
+  const text = (result.content as { type: string; text: string }[])[0]!.text;
+  assert.deepEqual(JSON.parse(text), result.structuredContent, 'the text content mirrors structuredContent');
+  return result.structuredContent as Record<string, any>;
+};
+/** Changes the listing's description without recording a change: only the lifetime ends a cached answer of it. */
+const writeBehindFeed = (description: string) => app.sql.updateTable('listings').set({ description }).where('id', '=', id).execute();
+
+test('REST status carries an ETag and answers a matching If-None-Match with 304', async () => {
+  const first = await status();
+  assert.equal(first.status, 200);
+  const etag = first.headers.get('etag');
+  assert.match(etag ?? '', /^"[\w-]+"$/);
+  assert.equal(first.headers.get('cache-control'), 'no-cache');
+  const again = await status({ 'if-none-match': etag! });
+  assert.equal(again.status, 304);
+  assert.equal(await again.text(), '');
+});
+
+test('a poll of an unchanged listing is answered from the cache, on both doors', async () => {
+  const rest = await (await status()).json();
+  const viaMcp = await mcpStatus();
+  await writeBehindFeed('written behind the feed');
+  assert.equal((await (await status()).json()).description, rest.description, 'REST: the cached answer');
+  assert.equal((await mcpStatus()).description, viaMcp.description, 'MCP: the cached answer');
+  // The lifetime ends it: the next poll reads the database again.
+  clock.advance(1000);
+  assert.equal((await (await status()).json()).description, 'written behind the feed');
+  assert.equal((await mcpStatus()).description, 'written behind the feed');
+  assert.equal((await mcpStatus('get_listing_status')).description, 'written behind the feed', 'the alias answers the same');
+});
+
+test('a change through the feed is seen at once: talk check-in, then a new ETag', async () => {
+  const before = await status();
+  const etag = before.headers.get('etag')!;
+  assert.equal((await before.json()).talk.mode, 'grace');
+  assert.equal((await mcpStatus()).talk.mode, 'grace');
+  const checkIn = await fetch(`${base}/api/talk?listing_id=${id}`);
+  assert.equal(checkIn.status, 200);
+  const after = await status({ 'if-none-match': etag });
+  assert.equal(after.status, 200, 'the old ETag no longer matches');
+  assert.notEqual(after.headers.get('etag'), etag);
+  assert.equal((await after.json()).talk.mode, 'present');
+  assert.equal((await mcpStatus()).talk.mode, 'present', 'MCP sees it with the clock standing still');
+});
+
+test('errors are never cached, and every cached answer still counts as a tool call', async () => {
+  const missing = await client.callTool({ name: 'check_status', arguments: { id: 'lst_not_yet' } });
+  assert.equal(missing.isError, true);
+  const bad = await client.callTool({ name: 'check_status', arguments: {} });
+  assert.equal(bad.isError, true);
+  assert.equal((bad.structuredContent as { error: { code: string } }).error.code, 'invalid_input');
+
+  await app.services.usage.flush();
+  const count = async () =>
+    Number((await app.sql.selectFrom('usage_counters').select('n').where('name', '=', 'tool:check_status').executeTakeFirst())?.n ?? 0);
+  const before = await count();
+  await mcpStatus();
+  await mcpStatus();
+  await app.services.usage.flush();
+  assert.equal((await count()) - before, 2);
+});
+
+test('STATUS_CACHE_MS=0 turns the status cache off', async () => {
+  const off = await startApp({ env: { STATUS_CACHE_MS: '0' } });
+  try {
+    const listing = (await postJson(off, '/api/publish', { url: 'https://uncached.example.org/mcp' })).body.id;
+    const read = async () => (await off.http.inject({ url: `/api/listings/status?id=${listing}` })).json().description;
+    await read();
+    await off.sql.updateTable('listings').set({ description: 'seen at once' }).where('id', '=', listing).execute();
+    assert.equal(await read(), 'seen at once');
+  } finally {
+    await off.close();
+  }
+});
