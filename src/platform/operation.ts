@@ -73,8 +73,8 @@ export interface Operation<S extends z.ZodType = z.ZodType, R = unknown, X = unk
   output?: z.ZodType;
   /**
    * Set on a read whose answer depends only on its input and on state the change feed tracks, never
-   * on the caller: a door may answer it again from its cache while the feed stands still and for at
-   * most this many milliseconds (0: never). Errors are never cached.
+   * on the caller (nor charged to one): a door may answer it again from its cache while the feed
+   * stands still and for at most this many milliseconds (0: never). Errors are never cached.
    */
   cacheMs?: (config: Config) => number;
   /** A property, not a method, so the assembly's check that it provides `X` is strict. */
