@@ -74,8 +74,17 @@ test('a change through the feed is seen at once: talk check-in, then a new ETag'
 });
 
 test('errors are never cached, and every cached answer still counts as a tool call', async () => {
-  const missing = await client.callTool({ name: 'check_status', arguments: { id: 'lst_not_yet' } });
+  // A name nobody has yet is a 404; once a listing has it (written behind the feed, the clock
+  // standing still), the same call finds it on both doors: the 404 was not kept.
+  const byName = { name: 'Named Behind The Feed' };
+  const missing = await client.callTool({ name: 'check_status', arguments: byName });
   assert.equal(missing.isError, true);
+  assert.equal((await fetch(`${base}/api/listings/status?name=Named%20Behind%20The%20Feed`)).status, 404);
+  await app.sql.updateTable('listings').set({ name: byName.name }).where('id', '=', id).execute();
+  const found = await client.callTool({ name: 'check_status', arguments: byName });
+  assert.equal(found.isError, undefined);
+  assert.equal((found.structuredContent as { id: string }).id, id);
+  assert.equal((await fetch(`${base}/api/listings/status?name=Named%20Behind%20The%20Feed`)).status, 200);
   const bad = await client.callTool({ name: 'check_status', arguments: {} });
   assert.equal(bad.isError, true);
   assert.equal((bad.structuredContent as { error: { code: string } }).error.code, 'invalid_input');
