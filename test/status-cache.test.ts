@@ -73,6 +73,38 @@ test('a change through the feed is seen at once: talk check-in, then a new ETag'
   assert.equal((await mcpStatus()).talk.mode, 'present', 'MCP sees it with the clock standing still');
 });
 
+test('a cached MCP answer is the same JSON-RPC answer as the first, in JSON and in SSE, in both eras', async () => {
+  const MODERN = '2026-07-28';
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const call = async (rpcId: number | string, accept: string, modern: boolean) => {
+    const params = { name: 'check_status', arguments: { id }, ...(modern ? { _meta: envelope } : {}) };
+    const headers = { 'content-type': 'application/json', accept, ...(modern ? { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'check_status' } : {}) };
+    const res = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId, method: 'tools/call', params }) });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    if (accept !== 'text/event-stream') return { type: res.headers.get('content-type'), json: text };
+    const m = /^event: message\ndata: (.*)\n\n$/s.exec(text);
+    assert.ok(m, `one SSE message event: ${text.slice(0, 80)}`);
+    return { type: res.headers.get('content-type'), json: m[1]! };
+  };
+  clock.advance(1000); // a fresh entry: the first call below fills it, the others are answered from it
+  for (const modern of [false, true]) {
+    const first = await call(1, 'application/json, text/event-stream', modern);
+    // The same answer again, by id (a number, a string with characters JSON escapes, non-ASCII), as JSON and as SSE.
+    const again = await call('päll "7"', 'application/json', modern);
+    const streamed = await call(3, 'text/event-stream', modern);
+    assert.equal(first.type, 'application/json; charset=utf-8');
+    assert.equal(again.type, 'application/json; charset=utf-8');
+    assert.equal(streamed.type, 'text/event-stream');
+    const parsed = [first, again, streamed].map((a) => JSON.parse(a.json));
+    assert.deepEqual(parsed.map((p) => p.id), [1, 'päll "7"', 3]);
+    for (const p of parsed) assert.deepEqual(p.result, parsed[0].result);
+    assert.equal(parsed[0].result.resultType, modern ? 'complete' : undefined);
+    assert.deepEqual(JSON.parse(parsed[0].result.content[0].text), parsed[0].result.structuredContent);
+    assert.equal(first.json.replace('"id":1,', ''), again.json.replace(`"id":${JSON.stringify('päll "7"')},`, ''), 'the same bytes around the id');
+  }
+});
+
 test('errors are never cached, and every cached answer still counts as a tool call', async () => {
   // A name nobody has yet is a 404; once a listing has it (written behind the feed, the clock
   // standing still), the same call finds it on both doors: the 404 was not kept.

@@ -63,6 +63,22 @@ export function responseMode(accept: string | undefined): 'json' | 'sse' | 'none
   return 'none';
 }
 
+/**
+ * Clients send the same few Accept headers on every request, and parsing one took a tenth of a
+ * ping's time in the door: each short value is parsed once (bounded, so varied values cannot grow it).
+ */
+const modeByAccept = new Map<string, ReturnType<typeof responseMode>>();
+function acceptMode(accept: string | undefined): ReturnType<typeof responseMode> {
+  if (accept === undefined || accept.length > 200) return responseMode(accept);
+  let mode = modeByAccept.get(accept);
+  if (mode === undefined) {
+    mode = responseMode(accept);
+    if (modeByAccept.size >= 256) modeByAccept.clear();
+    modeByAccept.set(accept, mode);
+  }
+  return mode;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Tools are the product; prompts and resources are declared so their (empty) lists are honoured. */
 const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } };
@@ -76,7 +92,13 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
 
   /** Each successful tool result's JSON, so an answer is serialized once (see toJson); weak: forgotten with the answer. */
   const resultJson = new WeakMap<object, string>();
-  /** Results of cacheable tools (Operation.cacheMs), per era and arguments; their JSON is in resultJson. */
+  /**
+   * Cached results' JSON as bytes instead (see toBody): a poll answered from the cache copies them
+   * rather than measuring and encoding about 10 KB of text again per answer.
+   */
+  const resultBytes = new WeakMap<object, Buffer>();
+  const serialized = (result: object): string | undefined => resultJson.get(result) ?? resultBytes.get(result)?.toString('utf8');
+  /** Results of cacheable tools (Operation.cacheMs), per era and arguments; their JSON is in resultBytes. */
   const cachedResults = new AnswerCache<object>();
 
   /**
@@ -131,7 +153,12 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       Object.assign(headers, extras.headers);
       const result = toolResult(structured, extras.meta, modern);
       const json = resultJson.get(result);
-      if (cacheKey && json !== undefined && Object.keys(extras.headers).length === 0) cachedResults.set(cacheKey, version, now, maxAgeMs, result, json.length + cacheKey.length);
+      if (cacheKey && json !== undefined && Object.keys(extras.headers).length === 0) {
+        const bytes = Buffer.from(json);
+        resultBytes.set(result, bytes);
+        resultJson.delete(result);
+        cachedResults.set(cacheKey, version, now, maxAgeMs, result, bytes.length + cacheKey.length);
+      }
       return { jsonrpc: '2.0', id, result };
     } catch (err) {
       if (!(err instanceof AppError)) {
@@ -229,9 +256,22 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       return JSON.stringify(answer, (_key, v) => (v === tools.list ? '@@rollcall-tools-list@@' : v)).replace(TOOLS_SLOT, () => toolsJson);
     }
     // A tool result was serialized once already (toolResult): spliced in, not serialized again.
-    const json = isObject(answer) && isObject(answer.result) ? resultJson.get(answer.result) : undefined;
+    const json = isObject(answer) && isObject(answer.result) ? serialized(answer.result) : undefined;
     if (json === undefined) return JSON.stringify(answer);
     return `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":${json}}`;
+  }
+
+  /** One answer's JSON body: bytes assembled around a cached result's bytes, else toJson's text. */
+  function toBody(answer: unknown): string | Buffer {
+    const bytes = isObject(answer) && isObject(answer.result) ? resultBytes.get(answer.result) : undefined;
+    if (bytes === undefined) return toJson(answer);
+    const head = `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":`;
+    const headLength = Buffer.byteLength(head);
+    const body = Buffer.allocUnsafe(headLength + bytes.length + 1);
+    body.write(head, 0, 'utf8');
+    bytes.copy(body, headLength);
+    body[body.length - 1] = 0x7d; // }
+    return body;
   }
 
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
@@ -243,7 +283,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     const headers: Record<string, string> = {};
     const body = request.body;
     const id = echoableId(body);
-    const mode = responseMode(request.headers.accept);
+    const mode = acceptMode(request.headers.accept);
     if (mode === 'none') {
       return reply.code(406).send(rpcError(id, -32600, 'Not Acceptable: the response is application/json or text/event-stream; accept one of them'));
     }
@@ -251,7 +291,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     const respond = (status: number, answer: unknown) =>
       status === 200 && mode === 'sse'
         ? reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${toJson(answer)}\n\n`)
-        : reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toJson(answer));
+        : reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toBody(answer));
     if (version !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
       return reply.code(400).send(rpcError(id, -32022, `Unsupported protocol version: ${version}`, { supported: [...SUPPORTED_VERSIONS], requested: version }));
     }

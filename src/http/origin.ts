@@ -9,9 +9,16 @@ const bareHost = (host: string): string => {
   return colon > 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
 };
 
+/** The configured host, parsed once per base URL (this runs on every MCP and A2A request). */
+let parsedBase = { url: '', host: '' };
+const configuredHost = (publicBaseUrl: string): string => {
+  if (parsedBase.url !== publicBaseUrl) parsedBase = { url: publicBaseUrl, host: new URL(publicBaseUrl).hostname.toLowerCase() };
+  return parsedBase.host;
+};
+
 export function hostAllowed(host: string | undefined, publicBaseUrl: string): boolean {
   if (!host) return false;
-  const expected = new URL(publicBaseUrl).hostname.toLowerCase();
+  const expected = configuredHost(publicBaseUrl);
   const given = bareHost(host);
   if (LOOPBACK.has(expected)) return LOOPBACK.has(given);
   return given === expected;
