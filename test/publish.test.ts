@@ -47,6 +47,10 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.equal(b.talk.mode, 'grace');
   assert.equal(b.status_url, `http://localhost:8080/api/listings/status?id=${b.id}`);
   assert.ok(!JSON.stringify(b).includes('owner@example.org'), 'contact_email is never shown');
+  // A new listing's view is built without reading its (empty) parts: the same view a status read gives.
+  const status = (await app.http.inject({ url: `/api/listings/status?id=${b.id}` })).json();
+  const { ok: _ok, outcome: _outcome, status_url: _url, reprobe: _reprobe, ...view } = b;
+  for (const [key, value] of Object.entries(view)) assert.deepEqual(status[key], value, key);
 });
 
 test('an agent card URL is guessed as an agent with the alive demo', async () => {

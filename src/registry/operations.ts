@@ -15,7 +15,7 @@ import { requestReprobe, scheduleProbe, type Reprobe } from '../probe/scheduler.
 import type { ProbeCtx } from '../probe/runtime.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { AUTO, systemDeposit } from '../traces/system.ts';
-import { listingView, listingViewOutput, viewContext } from './listing-view.ts';
+import { listingView, listingViewOutput, newListingView, viewContext } from './listing-view.ts';
 import { listingBadges } from './badges.ts';
 
 const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
@@ -100,7 +100,7 @@ export const publish = defineOperation({
       outcome: created ? ('listed' as const) : ('queued' as const),
       status_url: statusUrl(ctx, row.id),
       reprobe,
-      ...(await listingView(ctx.db.kysely, row, viewContext(ctx))),
+      ...(created ? newListingView(row, viewContext(ctx)) : await listingView(ctx.db.kysely, row, viewContext(ctx))),
     };
   },
 });
