@@ -323,6 +323,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     const publisher = await startPublisher();
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
+    const slots = slotSampler(apps);
     const stopProfile = await profileStretch(`publish-to-live-${engine}-${instances}-${batch}`);
     const mark = cpuMark(evPid, engine === 'postgres');
     const started = performance.now();
@@ -347,6 +348,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     }
     const cpu = cpuSince(mark, evPid, engine === 'postgres');
     loopDelay.disable();
+    const slotsBusy = slots.stop();
     await stopProfile();
     await publishing;
     const wallS = (performance.now() - started) / 1000;
@@ -370,6 +372,9 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       cpu,
       // How late the service's event loop ran its callbacks meanwhile: every probe's network waits
       // queue behind the loop's other work, so a busy loop makes each probe slower.
+      // How many of the probe pool's slots held a job meanwhile, on average per instance (all of
+      // them busy means the probes themselves are the limit; fewer, that claims cannot keep up).
+      probe_slots_busy_mean: slotsBusy,
       event_loop_delay_ms: { p50: round(loopDelay.percentile(50) / 1e6, 1), p90: round(loopDelay.percentile(90) / 1e6, 1), p99: round(loopDelay.percentile(99) / 1e6, 1), max: round(loopDelay.max / 1e6, 1) },
       reprobe_all: reprobe,
       // Warnings and errors the instances logged, by level and message, with one example each.
@@ -379,6 +384,22 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     for (const app of apps) await app.http.close();
     await store.close();
   }
+}
+
+/** Samples each instance's running probe jobs every 10 ms until stopped; returns the mean per instance. */
+function slotSampler(apps: App[]) {
+  let sum = 0;
+  let samples = 0;
+  const timer = setInterval(() => {
+    for (const app of apps) sum += app.jobs.runningByKind().probe ?? 0;
+    samples += apps.length;
+  }, 10);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      return samples ? round(sum / samples, 1) : 0;
+    },
+  };
 }
 
 async function reprobeAll(n: number, store: Store, apps: App[], evPid: number | undefined, withPg: boolean) {
