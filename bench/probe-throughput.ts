@@ -370,11 +370,11 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       // The pool's own view of a probe inside a job (the rollcall_probe_seconds histogram).
       mean_job_probe_ms: round(publishProbeMs, 1),
       cpu,
-      // How late the service's event loop ran its callbacks meanwhile: every probe's network waits
-      // queue behind the loop's other work, so a busy loop makes each probe slower.
       // How many of the probe pool's slots held a job meanwhile, on average per instance (all of
       // them busy means the probes themselves are the limit; fewer, that claims cannot keep up).
       probe_slots_busy_mean: slotsBusy,
+      // How late the service's event loop ran its callbacks meanwhile: every probe's network waits
+      // queue behind the loop's other work, so a busy loop makes each probe slower.
       event_loop_delay_ms: { p50: round(loopDelay.percentile(50) / 1e6, 1), p90: round(loopDelay.percentile(90) / 1e6, 1), p99: round(loopDelay.percentile(99) / 1e6, 1), max: round(loopDelay.max / 1e6, 1) },
       reprobe_all: reprobe,
       // Warnings and errors the instances logged, by level and message, with one example each.
@@ -386,7 +386,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
   }
 }
 
-/** Samples each instance's running probe jobs every 10 ms until stopped; returns the mean per instance. */
+/** Samples each instance's busy probe slots every 10 ms until stopped; returns the mean per instance. */
 function slotSampler(apps: App[]) {
   let sum = 0;
   let samples = 0;
