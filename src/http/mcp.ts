@@ -245,6 +245,8 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
   // spliced into each answer, instead of stringifying it per request (a tenth of the throughput).
   const TOOLS_SLOT = '"tools":"@@rollcall-tools-list@@"';
   const toolsJson = `"tools":${JSON.stringify(tools.list)}`;
+  /** An answer's JSON up to its result: what toJson and toBody put in front of a serialized result. */
+  const answerHead = (answer: unknown) => `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":`;
   const listsTools = (a: unknown): boolean => isObject(a) && isObject(a.result) && a.result.tools === tools.list;
   /**
    * The answer (or batch of answers) as JSON. Only the key `tools` can produce the slot's text:
@@ -258,14 +260,14 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     // A tool result was serialized once already (toolResult): spliced in, not serialized again.
     const json = isObject(answer) && isObject(answer.result) ? serialized(answer.result) : undefined;
     if (json === undefined) return JSON.stringify(answer);
-    return `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":${json}}`;
+    return `${answerHead(answer)}${json}}`;
   }
 
   /** One answer's JSON body: bytes assembled around a cached result's bytes, else toJson's text. */
   function toBody(answer: unknown): string | Buffer {
     const bytes = isObject(answer) && isObject(answer.result) ? resultBytes.get(answer.result) : undefined;
     if (bytes === undefined) return toJson(answer);
-    const head = `{"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: Id }).id)},"result":`;
+    const head = answerHead(answer);
     const headLength = Buffer.byteLength(head);
     const body = Buffer.allocUnsafe(headLength + bytes.length + 1);
     body.write(head, 0, 'utf8');
