@@ -112,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerBadges(http, services);
   registerPages(http, services);
   await jobs.prepare();
+  await services.probe.prober.prepare();
   // The search index is this instance's own: built before the first request, then following the change feed.
   const built = await services.search.hydrate();
   http.log.info(built, 'search index built');

@@ -8,7 +8,7 @@ import { iso, HOUR_MS } from './platform/clock.ts';
 import { pruneChanges } from './platform/db/changes.ts';
 import type { ProbeRuntime } from './probe/runtime.ts';
 import type { Prober } from './probe/prober.ts';
-import { createProber } from './probe/factory.ts';
+import { createServiceProber } from './probe/factory.ts';
 import { OnDemandProbes, ProbeBudget } from './probe/budget.ts';
 import { MemoryWindow, RedisWindow } from './platform/rate-window.ts';
 import { ProbeMetrics } from './probe/metrics.ts';
@@ -52,7 +52,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   const jobs = new JobRunner(base, { leaseMs: config.jobLeaseS * 1000, tickS: config.jobTickS, sweepIntervalS: config.sweepIntervalS });
   const callerWindow = base.redis ? new RedisWindow(base.redis, `${config.redisPrefix}budget:`) : new MemoryWindow();
   const probe: ProbeRuntime = {
-    prober: options.prober ?? createProber(config),
+    prober: options.prober ?? createServiceProber(config, { onLost: (err) => base.log.error({ err }, 'the probe thread stopped: probes now run on the event loop') }),
     onDemand: new OnDemandProbes(new ProbeBudget(config.probeRatePerMin, callerWindow)),
     scheduler: options.probes ?? new LeasedProbeScheduler(jobs),
     metrics: new ProbeMetrics(base.metrics.registry),

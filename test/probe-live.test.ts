@@ -23,7 +23,8 @@ before(async () => {
     startModernMcp(),
     startModernMcp({ legacy: 'reject' }),
   ]);
-  app = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', REPUBLISH_MIN_INTERVAL_S: '0' } });
+  // Probes run on the probe thread, as in `rollcall serve`.
+  app = await startApp({ probing: true, probeThread: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', REPUBLISH_MIN_INTERVAL_S: '0' } });
 });
 after(async () => {
   await app.close();

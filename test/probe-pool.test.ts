@@ -52,7 +52,8 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
 test('300 listings on one loopback server under distinct URLs all reach Live on one instance', async () => {
   const everything: Peer = await startEverything();
   cleanups.push(() => everything.close());
-  const app = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_RATE_PER_MIN: '0' } });
+  // As `rollcall serve` runs them: on the probe thread.
+  const app = await startApp({ probing: true, probeThread: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_RATE_PER_MIN: '0' } });
   cleanups.push(() => app.close());
   const port = new URL(everything.url).port;
   const ids: string[] = [];
@@ -91,6 +92,7 @@ test('a host that stalls every request is cut at the probe deadline, and its slo
   const stall = await lingeringServer('127.0.0.3', null);
   const app = await startApp({
     probing: true,
+    probeThread: true, // the deadline crosses to the probe thread and cuts the request there
     // One slot, requests allowed 20 s each: only the 1 s deadline of the whole probe can free it.
     env: { PROBE_ALLOW_PRIVATE: '1', PROBE_RATE_PER_MIN: '0', PROBE_CONCURRENCY: '1', PROBE_TIMEOUT_MS: '20000', PROBE_DEADLINE_S: '1' },
   });

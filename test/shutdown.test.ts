@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { startApp, postJson } from './helpers/app.ts';
 import { startFixtures } from './peers/fixtures.ts';
 
-test('closing an instance mid-probe releases the lease and applies nothing', async () => {
+for (const probeThread of [false, true]) test(`closing an instance mid-probe releases the lease and applies nothing (probes ${probeThread ? 'on the probe thread' : 'on the event loop'})`, async () => {
   const fx = await startFixtures();
-  const a = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '10000' } });
+  const a = await startApp({ probing: true, probeThread, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '10000' } });
   const b = await startApp({ probing: true, joinStore: a.store });
   try {
     const { body } = await postJson(a, '/api/publish', { url: `${fx.base}/slow` });

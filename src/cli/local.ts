@@ -10,6 +10,7 @@ import { Metrics } from '../platform/metrics.ts';
 import { UsageCounters } from '../platform/usage/counters.ts';
 import type { Ctx } from '../platform/operation.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
+import { createProber } from '../probe/factory.ts';
 import { assemble, type Services } from '../services.ts';
 import type { Io } from './command.ts';
 import { openDatabase } from './database.ts';
@@ -35,7 +36,8 @@ export interface Local {
 export async function openLocal(config: Config, io: Io): Promise<Local> {
   const { db } = await openDatabase(config);
   const base = { config, db, clock: systemClock, log: cliLogger(config, io), metrics: new Metrics(false), usage: new UsageCounters(db.kysely, systemClock) };
-  const { services, jobs } = assemble(base, { probes: noWakeUps });
+  // One probe at a time here: it runs on this thread (a probe thread would cost more to start than it saves).
+  const { services, jobs } = assemble(base, { probes: noWakeUps, prober: createProber(config) });
   return {
     services,
     // The probe budget and the metering key on the caller's address: the terminal is one caller.

@@ -102,7 +102,7 @@ const isAuth = (status: number, headers: Record<string, string>) => (status === 
 
 /** Probes URLs through one guarded client; each probe is a ProbeRun bound to its own deadline. */
 export class Prober {
-  private onFetch: (() => void) | undefined;
+  protected onFetch: (() => void) | undefined;
   constructor(
     private readonly client: GuardedClient,
     private readonly allowPrivate: boolean,
@@ -149,6 +149,9 @@ export class Prober {
   liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}) {
     return this.run(options).liveness(url, kind);
   }
+
+  /** Ready to probe (a prober with a thread of its own starts it; this one has nothing to start). */
+  async prepare(): Promise<void> {}
 
   async close(): Promise<void> {
     await this.client.close();

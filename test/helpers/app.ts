@@ -6,8 +6,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
 import type { ProbeScheduler } from '../../src/probe/scheduler.ts';
 import type { Prober } from '../../src/probe/prober.ts';
-import { createProber } from '../../src/probe/factory.ts';
-import type { Resolver } from '../../src/platform/net/guarded-client.ts';
+import { createProber, createServiceProber } from '../../src/probe/factory.ts';
+import { tableResolver, type Resolver } from '../../src/platform/net/guarded-client.ts';
 import { allTables, type AllTables } from './tables.ts';
 import type { Kysely } from 'kysely';
 import { freshStore, type TestStore } from './store.ts';
@@ -32,16 +32,16 @@ export interface TestAppOptions {
   probing?: boolean;
   probes?: ProbeScheduler;
   prober?: Prober;
+  /** Probes on the service's own probe thread, as `rollcall serve` runs them (default: on the event loop, simpler to reason about in a test). */
+  probeThread?: boolean;
   logStream?: Writable;
   /** Join another test app's database as a second instance. */
   joinStore?: TestStore;
 }
 
 /** Tests never resolve real host names: every name but localhost is unknown, so no DNS traffic leaves. */
-export const offlineResolver: Resolver = async (name) => {
-  if (name === 'localhost') return ['127.0.0.1'];
-  throw Object.assign(new Error(`${name} is not resolvable in tests`), { code: 'ENOTFOUND' });
-};
+export const OFFLINE_HOSTS = { localhost: ['127.0.0.1'] };
+export const offlineResolver: Resolver = tableResolver(OFFLINE_HOSTS);
 
 /** A scheduler that only remembers what it was asked to probe. */
 export function recordingScheduler(): ProbeScheduler & { woken: string[] } {
@@ -67,7 +67,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     db: store.db,
     clock,
     probes: options.probes ?? (options.probing ? undefined : recordingScheduler()),
-    prober: options.prober ?? createProber(config, { resolver: offlineResolver }),
+    prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts: OFFLINE_HOSTS }) : createProber(config, { resolver: offlineResolver })),
     logStream: options.logStream,
   });
   let closed = false;

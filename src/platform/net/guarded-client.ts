@@ -26,6 +26,15 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
+/** Knows only the names in `hosts` (a plain table, so it can be handed to another thread); any other name is not found. */
+export const tableResolver =
+  (hosts: Record<string, string[]>): Resolver =>
+  async (name) => {
+    const addresses = Object.hasOwn(hosts, name) ? hosts[name] : undefined;
+    if (addresses) return addresses;
+    throw Object.assign(new Error(`${name} is not resolvable here`), { code: 'ENOTFOUND' });
+  };
+
 export interface GuardedClientOptions {
   policy: AddressPolicy;
   userAgent: string;

@@ -1,0 +1,55 @@
+// The probe thread (see off-thread.ts): a worker that runs probes with its own prober, so each
+// probe's network steps wait on this thread's quiet event loop, not on the service's busy one.
+// It writes nothing and knows no database: the one question a probe asks the service (does
+// another listing own this URL?) is sent back to the main thread and answered there.
+import { parentPort, workerData } from 'node:worker_threads';
+import { tableResolver } from '../platform/net/guarded-client.ts';
+import { createProber } from './factory.ts';
+import type { ProbePhase } from './prober.ts';
+import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
+
+const port = parentPort!;
+const setup = workerData as ThreadSetup;
+const prober = createProber(setup.config, setup.hosts ? { resolver: tableResolver(setup.hosts) } : {});
+let fetches = 0;
+prober.observeFetches(() => {
+  fetches += 1;
+});
+
+const running = new Map<number, AbortController>();
+const asked = new Map<number, (owner: string | undefined) => void>();
+let nextQuestion = 0;
+const send = (message: FromThread) => port.postMessage(message);
+
+async function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined, ask: boolean): Promise<void> {
+  const controller = new AbortController();
+  running.set(id, controller);
+  const phases: [ProbePhase, number][] = [];
+  const before = fetches;
+  const takenByOther = ask
+    ? (other: string) =>
+        new Promise<string | undefined>((resolve) => {
+          const question = nextQuestion++;
+          asked.set(question, resolve);
+          send({ type: 'ask', id, question, url: other });
+        })
+    : undefined;
+  try {
+    const report = await prober.probe(url, { hint, takenByOther, signal: controller.signal, onPhase: (phase, ms) => phases.push([phase, ms]) });
+    send({ type: 'done', id, report, phases, fetches: fetches - before });
+  } catch (err) {
+    send({ type: 'failed', id, message: String((err as Error)?.message ?? err) });
+  } finally {
+    running.delete(id);
+  }
+}
+
+port.on('message', (m: ToThread) => {
+  if (m.type === 'probe') void probe(m.id, m.url, m.hint, m.ask);
+  else if (m.type === 'abort') running.get(m.id)?.abort();
+  else if (m.type === 'answer') {
+    asked.get(m.question)?.(m.owner);
+    asked.delete(m.question);
+  }
+});
+send({ type: 'ready' });

@@ -1,0 +1,21 @@
+// The messages between the service and its probe thread (off-thread.ts, probe-thread.ts).
+import type { Config } from '../config.ts';
+import type { ProbePhase, ProbeReport } from './prober.ts';
+
+/** What the thread builds its prober from (its workerData). */
+export interface ThreadSetup {
+  config: Config;
+  /** The only host names the thread may resolve (a test seam); unset: the system resolver. */
+  hosts?: Record<string, string[]>;
+}
+
+export type ToThread =
+  | { type: 'probe'; id: number; url: string; hint?: 'agent' | 'mcp'; ask: boolean }
+  | { type: 'abort'; id: number }
+  | { type: 'answer'; question: number; owner: string | undefined };
+
+export type FromThread =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; report: ProbeReport; phases: [ProbePhase, number][]; fetches: number }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'ask'; id: number; question: number; url: string };

@@ -1,0 +1,117 @@
+// The service's probe thread (src/probe/off-thread.ts): probes of real peers on loopback run on
+// the thread and come back as the same reports the event loop's prober makes; the thread's one
+// question (who owns this URL?) is answered by the service; deadlines and shutdown reach it; and
+// when the thread dies, the probes in flight and after it still finish, on the event loop.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Worker } from 'node:worker_threads';
+import { loadConfig } from '../src/config.ts';
+import { createProber, createServiceProber } from '../src/probe/factory.ts';
+import type { ProbeReport } from '../src/probe/prober.ts';
+import { OFFLINE_HOSTS, offlineResolver } from './helpers/app.ts';
+import { startEverything, type Peer } from './peers/mcp-servers.ts';
+import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
+import { startFixtures, type Fixtures } from './peers/fixtures.ts';
+
+const config = loadConfig({ LOG_LEVEL: 'silent', PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '10000' });
+let everything: Peer;
+let agent: AgentPeer;
+let fx: Fixtures;
+
+before(async () => {
+  [everything, agent, fx] = await Promise.all([startEverything(), startA2aAgent({ shape: '1.0' }), startFixtures()]);
+});
+after(async () => {
+  await Promise.all([everything.close(), agent.close(), fx.close()]);
+});
+
+/** A report without what differs from one probe to the next (timings, and the score's latency share). */
+const stable = ({ latencyMs: _l, score: _s, breakdown: _b, ...rest }: ProbeReport) => rest;
+
+test('probes on the thread give the reports the event loop gives, with phases and fetches counted here', async () => {
+  const onLoop = createProber(config, { resolver: offlineResolver });
+  const lost: Error[] = [];
+  const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS, onLost: (err) => lost.push(err) });
+  let fetches = 0;
+  threaded.observeFetches(() => fetches++);
+  try {
+    await threaded.prepare();
+    for (const [url, hint] of [
+      [everything.url, 'mcp'],
+      [agent.cardUrl, 'agent'],
+    ] as const) {
+      const phases: string[] = [];
+      const before = fetches;
+      const [here, there] = await Promise.all([onLoop.probe(url, { hint }), threaded.probe(url, { hint, onPhase: (phase) => phases.push(phase) })]);
+      assert.equal(there.live, true, `${url}: ${there.reason} ${there.detail}`);
+      assert.deepEqual(stable(there), stable(here));
+      assert.ok(phases.includes(hint === 'mcp' ? 'mcp' : 'a2a'), `phases told here: ${phases.join(', ')}`);
+      assert.ok(fetches - before >= 2, `the thread's fetches are counted here (${fetches - before})`);
+    }
+    assert.equal(threaded.usesThread(), true);
+    assert.deepEqual(lost, []);
+  } finally {
+    await Promise.all([onLoop.close(), threaded.close()]);
+  }
+});
+
+test('the thread asks the service who owns a URL, and the answer decides the report', async () => {
+  const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS });
+  try {
+    const asked: string[] = [];
+    const report = await threaded.probe(everything.url, {
+      hint: 'mcp',
+      takenByOther: async (url) => {
+        asked.push(url);
+        return 'lst_owner';
+      },
+    });
+    assert.deepEqual(asked, [everything.url]);
+    assert.equal(report.live, false);
+    assert.equal(report.reason, 'duplicate_of');
+    assert.equal(report.duplicateOf, 'lst_owner');
+    // A question that fails is taken as "nobody": the probe still ends.
+    const unanswered = await threaded.probe(everything.url, { hint: 'mcp', takenByOther: async () => Promise.reject(new Error('database gone')) });
+    assert.equal(unanswered.live, true);
+  } finally {
+    await threaded.close();
+  }
+});
+
+test('the thread resolves by the table it was given, and a deadline set here cuts its request there', async () => {
+  const threaded = createServiceProber(config, { hosts: { 'everything.test': ['127.0.0.1'] } });
+  try {
+    // A name only the table knows: the thread reached the server through it.
+    const named = new URL(everything.url);
+    named.hostname = 'everything.test';
+    const found = await threaded.probe(named.href, { hint: 'mcp' });
+    assert.equal(found.live, true, `${found.reason} ${found.detail}`);
+    const unknown = await threaded.probe('https://agent.example.org/.well-known/agent-card.json');
+    assert.equal(unknown.live, false);
+    assert.equal(unknown.reason, 'unreachable');
+    const started = Date.now();
+    const slow = await threaded.probe(`${fx.base}/slow`, { signal: AbortSignal.timeout(300) });
+    assert.ok(Date.now() - started < 3000, `cut at the deadline (${Date.now() - started} ms)`);
+    assert.equal(slow.live, false);
+    assert.equal(slow.reason, 'timeout');
+  } finally {
+    await threaded.close();
+  }
+});
+
+test('when the thread dies, the probe in flight and the later ones finish on the event loop', async () => {
+  const lost: Error[] = [];
+  const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS, onLost: (err) => lost.push(err) });
+  try {
+    await threaded.prepare();
+    const inFlight = threaded.probe(everything.url, { hint: 'mcp' });
+    await (Reflect.get(threaded, 'worker') as Worker).terminate();
+    assert.equal((await inFlight).live, true);
+    assert.equal(threaded.usesThread(), false);
+    assert.equal(lost.length, 1, 'the loss is told once');
+    assert.match(lost[0]!.message, /probe thread exited/);
+    assert.equal((await threaded.probe(agent.cardUrl, { hint: 'agent' })).live, true);
+  } finally {
+    await threaded.close();
+  }
+});
