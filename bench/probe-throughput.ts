@@ -20,11 +20,14 @@ import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDb, type Db } from '../src/platform/db/dialect.ts';
 import { createProber } from '../src/probe/factory.ts';
+import type { Prober } from '../src/probe/prober.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
 import { median, percentile, round } from './stats.ts';
 import { profileStretch } from './profile.ts';
 
 const N = Number(process.env.BENCH_N ?? 1000);
+/** Probes that compile a prober's code before the clock: the direct one's and each service instance's. */
+const WARM_PROBES = Math.min(200, N);
 const PUBLISHERS = 8;
 const ADDRESSES = 50;
 const POLL_MS = Math.max(50, N / 20);
@@ -315,6 +318,9 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
   const log = logCollector();
   try {
     for (let k = 0; k < instances; k++) apps.push(await buildApp({ config, db: store.dbFor(k), logStream: log.stream }));
+    // Each instance probes on a thread of its own, started with the app: its code is compiled by
+    // as many probes as the direct baseline's warm-up ran, as a service that has been up a while.
+    for (const app of apps) await warmProber(app.services.probe.prober, WARM_PROBES, config.probeConcurrency, port, `${batch}-warm`);
     const bases: string[] = [];
     for (const app of apps) {
       await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -473,7 +479,7 @@ export async function benchProbeThroughput() {
   try {
     // Warm-up: the prober's, the service's and server-everything's code paths compiled before
     // anything is timed (not reported).
-    await warmUp(Math.min(200, N), config, port);
+    await warmUp(WARM_PROBES, config, port);
     await serviceRun(Math.min(200, N), 'sqlite', 1, port, 'warm-service', evPid);
     // BENCH_CONFIGS=sqlite-1,postgres-2 runs only those.
     const configurations = (process.env.BENCH_CONFIGS ?? 'sqlite-1,sqlite-2,postgres-1,postgres-2').split(',').map((c) => {
@@ -518,14 +524,19 @@ export async function benchProbeThroughput() {
 /** A warm-up run of `n` direct probes (not reported). */
 async function warmUp(n: number, config: Config, port: string) {
   const prober = createProber(config);
-  let next = 0;
   try {
-    await Promise.all(
-      Array.from({ length: config.probeConcurrency }, async () => {
-        while (next < n) await prober.probe(urlFor(port, 'warm', next++), { hint: 'mcp' });
-      }),
-    );
+    await warmProber(prober, n, config.probeConcurrency, port, 'warm');
   } finally {
     await prober.close();
   }
+}
+
+/** `n` probes through `prober`, `concurrency` at a time, so its code is compiled before anything is timed. */
+async function warmProber(prober: Pick<Prober, 'probe'>, n: number, concurrency: number, port: string, batch: string) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await prober.probe(urlFor(port, batch, next++), { hint: 'mcp' });
+    }),
+  );
 }
