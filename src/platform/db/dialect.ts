@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { NoTables } from './executor.ts';
+import { nameStatements } from './pg-named-statements.ts';
 import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -53,6 +54,7 @@ export function openDb(options: OpenDbOptions): Db {
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
+    pool.on('connect', nameStatements);
     const kysely = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
     return { engine: 'postgres', kysely, serialType: 'bigserial', ping: () => ping(kysely), close: () => kysely.destroy() };
   }
