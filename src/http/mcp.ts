@@ -209,12 +209,13 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     }
   }
 
+  const complete = (id: Id, result: Record<string, unknown>) => ({ status: 200, body: { jsonrpc: '2.0' as const, id, result: { ...result, resultType: 'complete' } } });
+
   /** A modern-era request (2026-07-28): every result says `resultType`; removed or unknown methods are 404. */
   async function modernRequest(request: FastifyRequest, id: Id, method: string, params: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: JsonRpcResponse }> {
-    const complete = (result: Record<string, unknown>) => ({ status: 200, body: { jsonrpc: '2.0' as const, id, result: { ...result, resultType: 'complete' } } });
     switch (method) {
       case 'server/discover':
-        return complete({
+        return complete(id, {
           // Every version this endpoint serves, the legacy ones through initialize; -32022 lists the same.
           supportedVersions: [...SUPPORTED_VERSIONS],
           capabilities: CAPABILITIES,
@@ -224,15 +225,15 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
           _meta: { [META.serverInfo]: serverInfo },
         });
       case 'tools/list':
-        return complete({ tools: tools.list, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete(id, { tools: tools.list, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       // Rollcall publishes no prompts or resources; the lists answer empty (and cacheable) so generic
       // clients that ask for them get an answer rather than an error.
       case 'prompts/list':
-        return complete({ prompts: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete(id, { prompts: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'resources/list':
-        return complete({ resources: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete(id, { resources: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'resources/templates/list':
-        return complete({ resourceTemplates: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete(id, { resourceTemplates: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'tools/call':
         return { status: 200, body: await callTool(request, id, params, headers, true) };
       default:
@@ -276,10 +277,19 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     return body;
   }
 
+  /**
+   * A 200 answer goes out as the client asked: JSON, or one SSE message event when it accepts only
+   * a stream. (A function of the door, not a closure per request: see standardHeaders.)
+   */
+  function respond(reply: FastifyReply, mode: 'json' | 'sse', status: number, answer: unknown) {
+    if (status === 200 && mode === 'sse') return reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${toJson(answer)}\n\n`);
+    return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toBody(answer));
+  }
+
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
 
   async function post(request: FastifyRequest, reply: FastifyReply) {
-    const standard = standardHeaders((name) => request.headers[name]);
+    const standard = standardHeaders(request.headers);
     const version = standard.protocolVersion;
     /** Response headers tool calls ask for (x402). */
     const headers: Record<string, string> = {};
@@ -289,11 +299,6 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     if (mode === 'none') {
       return reply.code(406).send(rpcError(id, -32600, 'Not Acceptable: the response is application/json or text/event-stream; accept one of them'));
     }
-    // A 200 answer goes out as the client asked: JSON, or one SSE message event when it accepts only a stream.
-    const respond = (status: number, answer: unknown) =>
-      status === 200 && mode === 'sse'
-        ? reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${toJson(answer)}\n\n`)
-        : reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toBody(answer));
     if (version !== undefined && !(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
       return reply.code(400).send(rpcError(id, -32022, `Unsupported protocol version: ${version}`, { supported: [...SUPPORTED_VERSIONS], requested: version }));
     }
@@ -304,7 +309,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       if (body.length === 0) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty batch'));
       const answers = (await Promise.all(body.map((m) => legacyMessage(request, m, headers)))).filter((a): a is JsonRpcResponse => a !== null);
       reply.headers(headers);
-      return answers.length ? respond(200, answers) : reply.code(202).send();
+      return answers.length ? respond(reply, mode, 200, answers) : reply.code(202).send();
     }
     const era = classifyMessage(body, standard);
     if (era.era === 'reject') return sendRejection(reply, era.rejection, id);
@@ -313,14 +318,14 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       // A modern request always has a readable id here (classifyMessage sends the others to the legacy rules).
       const answer = await modernRequest(request, id!, era.method, era.params, headers);
       reply.headers(headers);
-      return respond(answer.status, answer.body);
+      return respond(reply, mode, answer.status, answer.body);
     }
     const answer = await legacyMessage(request, body, headers);
     reply.headers(headers);
     if (!answer) return reply.code(202).send();
     // One rule for a message that is not a valid request (null, 42, {}, a bad id): HTTP 400 with
     // -32600, as for an empty body. Inside a batch each answer travels in the 200 body instead.
-    return respond('error' in answer && answer.error.code === -32600 ? 400 : 200, answer);
+    return respond(reply, mode, 'error' in answer && answer.error.code === -32600 ? 400 : 200, answer);
   }
 
   const toolNames = tools.list.map((t) => t.name);

@@ -1,5 +1,5 @@
 // The REST door (SPEC.md 4.1): maps query or body to an operation's input and its result to JSON.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyOperation, BaseServices } from '../platform/operation.ts';
 import { runOperation } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
@@ -114,6 +114,15 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/products/founding-dogfood', operation: foundingDogfood, from: 'query', summary: 'How Rollcall runs on its own tools: feedback, kernel themes, own trail marks, tool use' },
 ];
 
+/** One REST call of a route's operation. */
+async function runRoute(services: BaseServices, route: RestRoute, request: FastifyRequest, reply: FastifyReply, raw: unknown) {
+  const ctx = requestCtx(services, request);
+  const result = await runOperation(route.operation, ctx, raw, 'rest');
+  // What the operation handed the door beside its result (the x402 receipt headers).
+  if (ctx.response) reply.headers(ctx.response.headers);
+  return result;
+}
+
 export function registerRest(app: FastifyInstance, services: BaseServices) {
   const cache = new AnswerCache<EncodedAnswer>();
   for (const route of restRoutes) {
@@ -126,23 +135,17 @@ export function registerRest(app: FastifyInstance, services: BaseServices) {
         if (route.from === 'body' && (raw === undefined || raw === null)) {
           throw badRequest('body_required', 'a JSON object body is required (content-type: application/json)');
         }
-        const run = async () => {
-          const ctx = requestCtx(services, request);
-          const result = await runOperation(route.operation, ctx, raw, 'rest');
-          // What the operation handed the door beside its result (the x402 receipt headers).
-          if (ctx.response) reply.headers(ctx.response.headers);
-          return result;
-        };
-        if (maxAgeMs <= 0) return run();
+        // No closure per request here: under tsx each named one costs a defineProperty (mcp-era.ts).
+        if (maxAgeMs <= 0) return runRoute(services, route, request, reply, raw);
         // Keyed by the parsed input, so unknown or reordered query parameters share one entry.
         const parsed = route.operation.input.safeParse(raw ?? {});
-        if (!parsed.success) return run(); // answers with the invalid_input error
+        if (!parsed.success) return runRoute(services, route, request, reply, raw); // answers with the invalid_input error
         const key = `${route.method} ${route.path}${JSON.stringify(parsed.data)}`;
         const version = await latestChange(services.db.kysely);
         const now = services.clock.now().getTime();
         let entry = cache.get(key, version, now);
         if (!entry) {
-          const answer = encodeAnswer(await run());
+          const answer = encodeAnswer(await runRoute(services, route, request, reply, raw));
           entry = cache.set(key, version, now, maxAgeMs, answer, answer.body.length);
         }
         reply.header('etag', entry.etag).header('cache-control', 'no-cache');
