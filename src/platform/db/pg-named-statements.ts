@@ -37,7 +37,7 @@ export function nameStatements(client: pg.PoolClient): void {
   let inTransaction = false;
   const send: Query = async (config, values) => {
     if (typeof config !== 'string' || !Array.isArray(values)) return query(config, values);
-    if (/^begin\b/i.test(config)) inTransaction = true;
+    if (/^(begin|start transaction)\b/i.test(config)) inTransaction = true; // Kysely's two ways to open one
     else if (/^(commit|rollback)$/i.test(config)) inTransaction = false;
     const name = nameFor(config);
     if (!name) return query(config, values);
