@@ -26,6 +26,8 @@ import { median, percentile, round } from './stats.ts';
 import { profileStretch } from './profile.ts';
 
 const N = Number(process.env.BENCH_N ?? 1000);
+/** Milliseconds the peer's answers are held back (0: the loopback peer answers at once). */
+const PEER_DELAY_MS = Number(process.env.BENCH_PEER_DELAY_MS ?? 0);
 /** Probes that compile a prober's code before the clock: the direct one's and each service instance's. */
 const WARM_PROBES = Math.min(200, N);
 const PUBLISHERS = 8;
@@ -473,7 +475,11 @@ function capacity(slots: number, listings = 100_000, probeS = 0.3, intervalS = H
 
 export async function benchProbeThroughput() {
   const everything = await startQuietEverything();
-  const { port, pid: evPid } = everything;
+  const evPid = everything.pid;
+  // BENCH_PEER_DELAY_MS: the peer answers through a delaying proxy, as a host across the internet
+  // would (a probe waits on the network, as the pool's concurrency is sized for).
+  const proxy = PEER_DELAY_MS > 0 ? await startDelayProxy(everything.port, PEER_DELAY_MS) : undefined;
+  const port = proxy?.port ?? everything.port;
   const config = loadConfig({ LOG_LEVEL: 'silent', PROBE_ALLOW_PRIVATE: '1', DATA_DIR: os.tmpdir() });
   const rows: Record<string, unknown>[] = [];
   try {
@@ -508,6 +514,7 @@ export async function benchProbeThroughput() {
     const after = await directProbes(config, port, 'after-direct', 1, evPid);
     return {
       listings: N,
+      peer_delay_ms: PEER_DELAY_MS,
       publishers_in_flight: PUBLISHERS,
       loopback_addresses: ADDRESSES,
       probe_concurrency: config.probeConcurrency,
@@ -517,8 +524,27 @@ export async function benchProbeThroughput() {
       capacity_100k: capacity(config.probeConcurrency),
     };
   } finally {
+    await proxy?.close();
     await everything.close();
   }
+}
+
+/** bench/delay-proxy.mjs in front of the peer; its CPU shows as other_cores. */
+async function startDelayProxy(targetPort: string, delayMs: number): Promise<{ port: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'delay-proxy.mjs'), targetPort, String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(/listening (\d+)/.exec(String(chunk))?.[1] ?? ''));
+    child.once('exit', (code) => reject(new Error(`the delay proxy exited with ${code}`)));
+  });
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** A warm-up run of `n` direct probes (not reported). */
