@@ -7,6 +7,8 @@
 // pool's claims and in the guarded client) do not serialize everything onto one host. The
 // publishers run in a process of their own (bench/publisher.mjs), as real publishers are elsewhere:
 // their HTTP client does not share the service's event loop (its CPU shows as other_cores).
+// BENCH_PEER_DELAY_MS=<ms> puts the peer behind bench/delay-proxy.mjs, which holds each of its
+// answers back that long, so probes wait on the network as they do against distant hosts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
