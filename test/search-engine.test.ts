@@ -139,6 +139,37 @@ describe('search engine: filters, remove, replace', () => {
     assert.deepEqual(ids(e, 'redis'), ['io.github.cache/redis-mcp']);
   });
 
+  it('leaves a document indexed again unchanged as it is, and replaces it when any field changed', () => {
+    const e = engine();
+    const before = e.query('travel flights', {}, 10);
+    const travel = CORPUS.find((d) => d.id === 'travel-agent')!;
+    // A re-probe of an unchanged card: nothing is analysed again, and every answer stays the same.
+    assert.equal(e.index([{ ...travel }, { ...travel, capabilities: [...travel.capabilities] }]), 0);
+    assert.deepEqual(e.query('travel flights', {}, 10), before);
+    assert.equal(e.size, CORPUS.length);
+    // Each field counts: a change anywhere replaces the document.
+    const changes: Partial<SearchDoc>[] = [
+      { name: 'Trip Agent' },
+      { title: 'Trip Agent' },
+      { description: 'Books trains and hotels for a trip.' },
+      { capabilities: ['train search', 'hotel booking'] },
+      { tags: ['rail'] },
+      { url: 'https://trip.example/card' },
+      { kind: 'mcp' },
+      { source: 'catalog' },
+    ];
+    for (const change of changes) assert.equal(e.index([{ ...travel, ...change }]), 1, `changed: ${Object.keys(change)[0]}`);
+    assert.equal(e.size, CORPUS.length);
+    assert.equal(e.index([{ ...travel, description: 'Plans quokka safaris.', capabilities: ['quokka tours'] }]), 1);
+    const [hit] = e.query('quokka', {}, 10);
+    assert.equal(hit?.id, 'travel-agent');
+    assert.deepEqual([hit?.doc.description, hit?.doc.capabilities], ['Plans quokka safaris.', ['quokka tours']], 'what it said before is gone');
+    // Removed and indexed again, the same document is analysed anew.
+    e.remove(['travel-agent']);
+    assert.equal(e.index([travel]), 1);
+    assert.ok(ids(e, 'flights').includes('travel-agent'));
+  });
+
   it('limit bounds the hits; an empty engine finds nothing', () => {
     const e = engine();
     assert.equal(e.query('databases', {}, 1).length, 1);

@@ -6,6 +6,7 @@
 // must match a share of its meaningful words, or of one of its needs), so a need nothing serves
 // gets few or no hits. Pure: no database, no clock, no I/O. Choices and figures:
 // docs/decisions.md "Search (issue 11)", docs/performance.md "Search quality (issue 11)".
+import { createHash } from 'node:crypto';
 import { PostingIndex, type Touched } from './postings.ts';
 import { type ShownDoc, ShownDocs } from './shown.ts';
 import { SlotLists } from './slot-lists.ts';
@@ -167,6 +168,8 @@ export class SearchEngine {
   private readonly words = new SurfaceWords();
   /** per slot: its surface words' ids, to take them out of `words` when it leaves */
   private readonly slotWords = new SlotLists();
+  /** per slot: a digest of what the document says (docDigest), so an unchanged one is not analysed again */
+  private digests = new Float64Array(0);
   /** Scratch buffers reused by every query (queries are synchronous). */
   private scores = new Float64Array(0);
   private touched: Touched = { slots: new Int32Array(0), length: 0 };
@@ -179,15 +182,33 @@ export class SearchEngine {
     return this.postings.size;
   }
 
-  /** Adds documents; a document whose id is already indexed replaces it. */
-  index(docs: SearchDoc[]): void {
+  /**
+   * Adds documents; a document whose id is already indexed replaces it, unless it says exactly what
+   * the indexed one says (a listing re-probed with the same card): then it is left as it is. Returns
+   * how many documents were analysed and added.
+   */
+  index(docs: SearchDoc[]): number {
+    let added = 0;
     for (const doc of docs) {
-      if (this.postings.slot(doc.id) !== undefined) this.removeOne(doc.id);
+      const digest = docDigest(doc);
+      const existing = this.postings.slot(doc.id);
+      if (existing !== undefined) {
+        if (this.digests[existing] === digest) continue;
+        this.removeOne(doc.id);
+      }
       const { fields, surfaces } = analyze(doc);
       const slot = this.postings.add(doc.id, fields);
       this.shown.set(slot, doc);
       this.slotWords.set(slot, surfaces.map((w) => this.words.add(w)));
+      if (slot >= this.digests.length) {
+        const next = new Float64Array(Math.max(1024, slot + 1, this.digests.length * 2));
+        next.set(this.digests);
+        this.digests = next;
+      }
+      this.digests[slot] = digest;
+      added++;
     }
+    return added;
   }
 
   remove(ids: string[]): void {
@@ -200,6 +221,7 @@ export class SearchEngine {
     for (let i = this.slotWords.begin(slot), end = this.slotWords.end(slot); i < end; i++) this.words.release(words[i]!);
     this.slotWords.clear(slot);
     this.shown.clear(slot);
+    this.digests[slot] = Number.NaN; // equal to nothing, until the slot is used again
     this.postings.remove(id);
   }
 
@@ -596,6 +618,15 @@ function topSlots(touched: Touched, scores: Float64Array, n: number, keep: (slot
     }
   }
   return heap;
+}
+
+/**
+ * 48 bits of a SHA-1 of everything a document says but its id, as a number (exact in a double):
+ * a changed document matching its old digest by chance is a 1 in 2^48 event.
+ */
+function docDigest(doc: SearchDoc): number {
+  const said = JSON.stringify([doc.kind, doc.source, doc.name, doc.title ?? null, doc.description, doc.url ?? null, doc.capabilities, doc.tags]);
+  return createHash('sha1').update(said).digest().readUIntBE(0, 6);
 }
 
 /** A document's terms per field (stems, and concept terms last) and its unique surface words. */
