@@ -168,7 +168,10 @@ export class SearchEngine {
   private readonly words = new SurfaceWords();
   /** per slot: its surface words' ids, to take them out of `words` when it leaves */
   private readonly slotWords = new SlotLists();
-  /** per slot: a digest of what the document says (docDigest), so an unchanged one is not analysed again */
+  /**
+   * per slot: a digest of what the document says (docDigest), so an unchanged one is not analysed
+   * again; NaN for a document indexed once, so building the index at start digests nothing
+   */
   private digests = new Float64Array(0);
   /** Scratch buffers reused by every query (queries are synchronous). */
   private scores = new Float64Array(0);
@@ -184,15 +187,18 @@ export class SearchEngine {
 
   /**
    * Adds documents; a document whose id is already indexed replaces it, unless it says exactly what
-   * the indexed one says (a listing re-probed with the same card): then it is left as it is. Returns
-   * how many documents were analysed and added.
+   * the version it replaced said (a listing re-probed again with the same card): then it is left as
+   * it is. Only replacements are digested, so the first one of a document is always analysed (a
+   * document indexed once has no digest) and the index built at start costs no digests. Returns how
+   * many documents were analysed and added.
    */
   index(docs: SearchDoc[]): number {
     let added = 0;
     for (const doc of docs) {
-      const digest = docDigest(doc);
       const existing = this.postings.slot(doc.id);
+      let digest = Number.NaN;
       if (existing !== undefined) {
+        digest = docDigest(doc);
         if (this.digests[existing] === digest) continue;
         this.removeOne(doc.id);
       }
@@ -201,7 +207,7 @@ export class SearchEngine {
       this.shown.set(slot, doc);
       this.slotWords.set(slot, surfaces.map((w) => this.words.add(w)));
       if (slot >= this.digests.length) {
-        const next = new Float64Array(Math.max(1024, slot + 1, this.digests.length * 2));
+        const next = new Float64Array(Math.max(1024, slot + 1, this.digests.length * 2)).fill(Number.NaN);
         next.set(this.digests);
         this.digests = next;
       }
