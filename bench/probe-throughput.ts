@@ -27,6 +27,7 @@ import type { Prober } from '../src/probe/prober.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
 import { median, percentile, round } from './stats.ts';
 import { profileStretch } from './profile.ts';
+import { stopChild } from './processes.ts';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 /** Milliseconds the peer's answers are held back (0: the loopback peer answers at once). */
@@ -544,15 +545,7 @@ async function startDelayProxy(targetPort: string, delayMs: number): Promise<{ p
     child.stdout.once('data', (chunk: Buffer) => resolve(/listening (\d+)/.exec(String(chunk))?.[1] ?? ''));
     child.once('exit', (code) => reject(new Error(`the delay proxy exited with ${code}`)));
   });
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { port, close: () => stopChild(child) };
 }
 
 /** A warm-up run of `n` direct probes (not reported). */
