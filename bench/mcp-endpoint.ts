@@ -38,7 +38,9 @@ async function cannon(t: Target) {
     ...(t.body ? { body: JSON.stringify(t.body) } : {}),
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${t.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  // Bytes per answer (headers included): on loopback each byte written costs, so a door whose
+  // answers are larger pays for it in req/s whatever its code does.
+  return { rps: result.requests.average, bytes: result.throughput.total / result.requests.total };
 }
 
 const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } };
@@ -76,9 +78,14 @@ export async function benchMcpEndpoint() {
     mcp_list_modern: { url: mcp, method: 'POST', body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } }, headers: modernHeaders('tools/list') },
   };
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+  const bytes: Record<string, number> = {};
   try {
     for (const t of Object.values(targets)) await autocannon({ url: t.url, duration: 1, connections: 2, method: t.method ?? 'GET', ...(t.body ? { body: JSON.stringify(t.body), headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...t.headers } } : {}) });
-    for (let r = 0; r < ROUNDS; r++) for (const [name, t] of Object.entries(targets)) samples[name]!.push(await cannon(t));
+    for (let r = 0; r < ROUNDS; r++) for (const [name, t] of Object.entries(targets)) {
+      const measured = await cannon(t);
+      samples[name]!.push(measured.rps);
+      bytes[name] = Math.round(measured.bytes);
+    }
     const mean = (name: string) => samples[name]!.reduce((a, x) => a + x, 0) / samples[name]!.length;
     const rps = Object.fromEntries(Object.keys(targets).map((k) => [k, round(mean(k), 0)]));
     return {
@@ -86,6 +93,7 @@ export async function benchMcpEndpoint() {
       duration_s: DURATION_S,
       rounds: ROUNDS,
       rps,
+      bytes_per_answer: bytes,
       ratio_call_legacy_to_rest: round(mean('mcp_call_legacy') / mean('rest_status'), 2),
       ratio_call_modern_to_rest: round(mean('mcp_call_modern') / mean('rest_status'), 2),
       ratio_call_legacy_to_sdk: round(mean('mcp_call_legacy') / mean('sdk_call'), 1),
