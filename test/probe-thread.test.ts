@@ -1,7 +1,8 @@
 // The service's probe thread (src/probe/off-thread.ts): probes of real peers on loopback run on
 // the thread and come back as the same reports the event loop's prober makes; the thread's one
-// question (who owns this URL?) is answered by the service; deadlines and shutdown reach it; and
-// when the thread dies, the probes in flight and after it still finish, on the event loop.
+// question (who owns this URL?) is answered by the service; check_liveness's handshakes run there
+// too, under the same cap per host; deadlines and shutdown reach it; and when the thread dies, the
+// probes in flight and after it still finish, on the event loop.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Worker } from 'node:worker_threads';
@@ -97,6 +98,55 @@ test('the thread resolves by the table it was given, and a deadline set here cut
   } finally {
     await threaded.close();
   }
+});
+
+test('check_liveness runs on the thread: it answers as on the loop and waits behind a probe for the one slot of a host', async () => {
+  const onLoop = createProber(config, { resolver: offlineResolver });
+  const threaded = createServiceProber(loadConfig({ LOG_LEVEL: 'silent', PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '10000', PROBE_PER_HOST: '1' }), { hosts: OFFLINE_HOSTS });
+  let fetches = 0;
+  threaded.observeFetches(() => fetches++);
+  try {
+    await threaded.prepare();
+    for (const [url, kind] of [
+      [everything.url, 'mcp'],
+      [agent.cardUrl, 'agent'],
+      [`${fx.base}/plain.json`, 'mcp'],
+    ] as const) {
+      const [here, there] = await Promise.all([onLoop.liveness(url, kind), threaded.liveness(url, kind)]);
+      assert.deepEqual({ ...there, latencyMs: null }, { ...here, latencyMs: null }, url);
+    }
+    assert.ok(fetches >= 3, `the thread's fetches are counted here (${fetches})`);
+    // PROBE_PER_HOST=1: a probe stalled on the fixtures' host holds its one slot, so a liveness
+    // check of another path on that host starts only when the probe's deadline frees it.
+    const settled: string[] = [];
+    const noted = <T>(name: string) => (value: T) => {
+      settled.push(name);
+      return value;
+    };
+    const connections = fx.connections();
+    const stalled = threaded.probe(`${fx.base}/slow`, { signal: AbortSignal.timeout(1000) }).then(noted('probe'));
+    while (fx.connections() === connections) await new Promise((r) => setTimeout(r, 10));
+    const alive = threaded.liveness(`${fx.base}/plain.json`, 'mcp').then(noted('liveness'));
+    const [probe, liveness] = await Promise.all([stalled, alive]);
+    assert.equal(probe.reason, 'timeout');
+    assert.equal(liveness.ok, false);
+    assert.equal(liveness.reason, 'handshake_failed', liveness.detail);
+    assert.deepEqual(settled, ['probe', 'liveness']);
+  } finally {
+    await Promise.all([onLoop.close(), threaded.close()]);
+  }
+});
+
+test('close lets the probe in flight finish on the thread, then ends it', async () => {
+  const lost: Error[] = [];
+  const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS, onLost: (err) => lost.push(err) });
+  await threaded.prepare();
+  const inFlight = threaded.probe(everything.url, { hint: 'mcp' });
+  await threaded.close();
+  const report = await inFlight;
+  assert.equal(report.live, true, `${report.reason} ${report.detail}`);
+  assert.equal(threaded.usesThread(), false);
+  assert.deepEqual(lost, [], 'closing is not a loss');
 });
 
 test('when the thread dies, the probe in flight and the later ones finish on the event loop', async () => {

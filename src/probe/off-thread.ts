@@ -6,14 +6,20 @@
 // the service keeps the jobs, the leases and every write. If the thread cannot run (or dies), the
 // probes run on the event loop as before: slower, never lost.
 import { Worker } from 'node:worker_threads';
-import { Prober, type ProbeOptions, type ProbeReport } from './prober.ts';
+import { Prober, type Liveness, type ProbeOptions, type ProbeReport } from './prober.ts';
 import type { GuardedClient } from '../platform/net/guarded-client.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
 
+/** What the thread runs: a probe or check_liveness's handshake (both count against its per-host cap). */
+type Work = Extract<ToThread, { type: 'probe' | 'liveness' }>;
+
 interface Pending {
-  url: string;
   options: ProbeOptions;
-  resolve: (report: ProbeReport) => void;
+  /** The same work on the event loop, for when the thread is lost. */
+  here: () => Promise<unknown>;
+  /** Settles when the work does, whichever way (close() waits for it). */
+  settled: Promise<unknown>;
+  resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   detach: () => void;
 }
@@ -94,8 +100,12 @@ export class OffThreadProber extends Prober {
       p.reject(new Error(m.message));
       return;
     }
-    for (const [phase, ms] of m.phases) p.options.onPhase?.(phase, ms);
     for (let i = 0; i < m.fetches; i++) this.onFetch?.();
+    if (m.type === 'alive') {
+      p.resolve(m.result);
+      return;
+    }
+    for (const [phase, ms] of m.phases) p.options.onPhase?.(phase, ms);
     p.resolve(m.report);
   }
 
@@ -114,7 +124,7 @@ export class OffThreadProber extends Prober {
     this.markStarted();
     for (const [id, p] of [...this.pending]) {
       this.settle(id);
-      super.probe(p.url, p.options).then(p.resolve, p.reject);
+      p.here().then(p.resolve, p.reject);
     }
   }
 
@@ -128,22 +138,37 @@ export class OffThreadProber extends Prober {
   }
 
   override probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
-    const worker = this.thread();
-    if (!worker) return super.probe(url, options);
-    const id = this.nextId++;
-    return new Promise<ProbeReport>((resolve, reject) => {
-      const signal = options.signal;
-      const onAbort = () => this.send({ type: 'abort', id });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { url, options, resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort) });
-      worker.ref();
-      this.send({ type: 'probe', id, url, hint: options.hint, ask: Boolean(options.takenByOther) });
-      if (signal?.aborted) onAbort();
-    });
+    return this.onThread((id) => ({ type: 'probe', id, url, hint: options.hint, ask: Boolean(options.takenByOther) }), options, () => super.probe(url, options));
   }
 
+  /** check_liveness's handshake goes to the thread too: one host's requests share one cap there. */
+  override liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}): Promise<Liveness> {
+    return this.onThread((id) => ({ type: 'liveness', id, url, kind }), options, () => super.liveness(url, kind, options));
+  }
+
+  /** Sends work to the thread (or runs it `here` when there is none); the caller's signal aborts it there. */
+  private onThread<T>(work: (id: number) => Work, options: ProbeOptions, here: () => Promise<T>): Promise<T> {
+    const worker = this.thread();
+    if (!worker) return here();
+    const id = this.nextId++;
+    const signal = options.signal;
+    const onAbort = () => this.send({ type: 'abort', id });
+    let settle: Pick<Pending, 'resolve' | 'reject'> | undefined;
+    const settled = new Promise<T>((resolve, reject) => {
+      settle = { resolve: resolve as (value: unknown) => void, reject };
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.pending.set(id, { options, here, settled: settled.catch(() => undefined), ...settle!, detach: () => signal?.removeEventListener('abort', onAbort) });
+    worker.ref();
+    this.send(work(id));
+    if (signal?.aborted) onAbort();
+    return settled;
+  }
+
+  /** Lets the work in flight finish on the thread (as the loop's close lets its requests finish), then ends it. */
   override async close(): Promise<void> {
     this.broken = true;
+    await Promise.all([...this.pending.values()].map((p) => p.settled));
     await this.worker?.terminate();
     await super.close();
   }

@@ -1,5 +1,6 @@
-// The probe thread (see off-thread.ts): a worker that runs probes with its own prober, so each
-// probe's network steps wait on this thread's quiet event loop, not on the service's busy one.
+// The probe thread (see off-thread.ts): a worker that runs probes (and check_liveness's handshakes)
+// with its own prober, so each probe's network steps wait on this thread's quiet event loop, not on
+// the service's busy one, and every request to one host counts against one PROBE_PER_HOST cap.
 // It writes nothing and knows no database: the one question a probe asks the service (does
 // another listing own this URL?) is sent back to the main thread and answered there.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -44,8 +45,24 @@ async function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined,
   }
 }
 
+/** check_liveness's handshake, here so that it shares this client's cap per host with the probes. */
+async function liveness(id: number, url: string, kind: 'agent' | 'mcp'): Promise<void> {
+  const controller = new AbortController();
+  running.set(id, controller);
+  const before = fetches;
+  try {
+    const result = await prober.liveness(url, kind, { signal: controller.signal });
+    send({ type: 'alive', id, result, fetches: fetches - before });
+  } catch (err) {
+    send({ type: 'failed', id, message: String((err as Error)?.message ?? err) });
+  } finally {
+    running.delete(id);
+  }
+}
+
 port.on('message', (m: ToThread) => {
   if (m.type === 'probe') void probe(m.id, m.url, m.hint, m.ask);
+  else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind);
   else if (m.type === 'abort') running.get(m.id)?.abort();
   else if (m.type === 'answer') {
     asked.get(m.question)?.(m.owner);

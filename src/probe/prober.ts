@@ -59,6 +59,15 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export type ProbePhase = 'card' | 'well_known' | 'mcp' | 'a2a' | 'metadata';
 
+/** What check_liveness learns: whether the listing still answers its protocol's handshake. */
+export interface Liveness {
+  ok: boolean;
+  reason: FailReason | null;
+  detail: string;
+  latencyMs: number | null;
+  target: string;
+}
+
 export interface ProbeOptions {
   /** The listing's current kind guess: which protocol is tried first. */
   hint?: 'agent' | 'mcp';
@@ -146,7 +155,7 @@ export class Prober {
   }
 
   /** Only the handshake, for check_liveness: is it still answering its protocol? */
-  liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}) {
+  liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}): Promise<Liveness> {
     return this.run(options).liveness(url, kind);
   }
 
@@ -293,7 +302,7 @@ class ProbeRun {
     return this.failure(url, hint, 'not_a_card', first.json ? 'the URL serves JSON that is neither an agent card nor an MCP server' : 'the URL is neither an agent card nor an MCP server');
   }
 
-  async liveness(url: string, kind: 'agent' | 'mcp'): Promise<{ ok: boolean; reason: FailReason | null; detail: string; latencyMs: number | null; target: string }> {
+  async liveness(url: string, kind: 'agent' | 'mcp'): Promise<Liveness> {
     if (kind === 'mcp') {
       const mcp = await this.mcpHandshake(url);
       if (mcp.ok) return { ok: true, reason: null, detail: 'handshake ok', latencyMs: mcp.latencyMs, target: url };

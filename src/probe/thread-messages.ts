@@ -1,6 +1,6 @@
 // The messages between the service and its probe thread (off-thread.ts, probe-thread.ts).
 import type { Config } from '../config.ts';
-import type { ProbePhase, ProbeReport } from './prober.ts';
+import type { Liveness, ProbePhase, ProbeReport } from './prober.ts';
 
 /** What the thread builds its prober from (its workerData). */
 export interface ThreadSetup {
@@ -11,11 +11,13 @@ export interface ThreadSetup {
 
 export type ToThread =
   | { type: 'probe'; id: number; url: string; hint?: 'agent' | 'mcp'; ask: boolean }
+  | { type: 'liveness'; id: number; url: string; kind: 'agent' | 'mcp' }
   | { type: 'abort'; id: number }
   | { type: 'answer'; question: number; owner: string | undefined };
 
 export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; report: ProbeReport; phases: [ProbePhase, number][]; fetches: number }
+  | { type: 'alive'; id: number; result: Liveness; fetches: number }
   | { type: 'failed'; id: number; message: string }
   | { type: 'ask'; id: number; question: number; url: string };
