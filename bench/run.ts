@@ -8,6 +8,7 @@ import { benchSearchQuality } from './search-quality/run.ts';
 import { benchImproveKernel } from './improve-kernel.ts';
 import { benchSenseTraces } from './sense-traces.ts';
 import { benchExecuteCompose } from './execute-compose.ts';
+import { benchClaimBacklog } from './claim-backlog.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'improve-kernel': benchImproveKernel,
   'sense-traces': benchSenseTraces,
   'execute-compose': benchExecuteCompose,
+  'claim-backlog': benchClaimBacklog,
 };
 
 for (const [name, run] of Object.entries(benches)) {

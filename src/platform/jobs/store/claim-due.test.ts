@@ -41,6 +41,33 @@ test('a fair claim takes no more of a group than its room', async () => {
   assert.deepEqual(await claimDue(d.store.db, NOW, 10_000, 10, { kind: 'fair', groupCap: 2, groupRoom: new Map([['g1', 0]]) }), []);
 });
 
+test('a host crowding the head of the queue is read past: the others are claimed in queue order', async () => {
+  // 100 jobs of one host due first (more than one read of the head holds), then the others.
+  for (let i = 0; i < 100; i++) await scheduleJob(d.ex, { id: `crowd-${String(i).padStart(3, '0')}`, kind: 'crowded', subject: null, group: 'crowd' }, at(-500 + i), T0);
+  await scheduleJob(d.ex, { id: 'x-0', kind: 'crowded', subject: null, group: 'x' }, at(-300), T0);
+  await scheduleJob(d.ex, { id: 'hostless', kind: 'crowded', subject: null }, at(-250), T0);
+  await scheduleJob(d.ex, { id: 'x-1', kind: 'crowded', subject: null, group: 'x' }, at(-200), T0);
+  await scheduleJob(d.ex, { id: 'x-2', kind: 'crowded', subject: null, group: 'x' }, at(-150), T0);
+  await scheduleJob(d.ex, { id: 'y-0', kind: 'crowded', subject: null, group: 'y' }, at(-100), T0);
+  const ids = async (limit: number, room: [string, number][]) =>
+    (await claimDue(d.store.db, NOW, 10_000, limit, { kind: 'crowded', groupCap: 2, groupRoom: new Map(room) })).map((l) => l.id).sort();
+  // The crowding host is at its cap: x's first two, the host-less job and y's (x's third waits for room).
+  assert.deepEqual(await ids(4, [['crowd', 0]]), ['hostless', 'x-0', 'x-1', 'y-0']);
+  // With room for one more, the crowding host's oldest is taken, then the others as before.
+  assert.deepEqual(await ids(3, [['crowd', 1]]), ['crowd-000', 'x-2']);
+});
+
+test('when host after host crowds the head, every host is ranked and the claim still fills', async () => {
+  // Six hosts, each with a block of 90 jobs due one after the other. A claim of 5 reads the head
+  // 16 x 5 jobs at a time, so each read sees one host, which can run one more: after four reads
+  // the claim ranks every host's jobs instead.
+  for (let h = 0; h < 6; h++) {
+    for (let i = 0; i < 90; i++) await scheduleJob(d.ex, { id: `blk-${h}-${i}`, kind: 'blocks', subject: null, group: `b${h}` }, at(-1000 + h * 90 + i), T0);
+  }
+  const leases = await claimDue(d.store.db, NOW, 10_000, 5, { kind: 'blocks', groupCap: 1 });
+  assert.deepEqual(leases.map((l) => l.id).sort(), [0, 1, 2, 3, 4].map((h) => `blk-${h}-0`));
+});
+
 test('concurrent claims never lease one job twice', async () => {
   for (let i = 0; i < 6; i++) await scheduleJob(d.ex, { id: `r-${i}`, kind: 'race', subject: null, group: `h${i % 2}` }, at(-10), T0);
   const claims = await Promise.all([1, 2, 3].map(() => claimDue(d.store.db, NOW, 10_000, 3, { kind: 'race', groupCap: 3 })));

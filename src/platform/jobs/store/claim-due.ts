@@ -52,32 +52,46 @@ function candidates(db: Db, nowIso: string, limit: number, filter: ClaimFilter) 
   }
 }
 
-/** How far down the due queue a fair claim looks before it ranks every due job of every group. */
+/** How far down the due queue a fair claim looks in one read. */
 const HEAD_FACTOR = 16;
+/** Reads of the head, each leaving out the groups found at their cap, before every group is ranked. */
+const HEAD_READS = 4;
 
 /**
  * The fast path of a fair claim: the head of the due queue (waiting work first, then the longest
- * due), kept in order while each group has room. Undefined when the head could not fill the claim
- * while more is due (one group crowds the head): then every group's jobs must be ranked.
+ * due), kept in order while each group has room. A group with no room left is left out of the
+ * next read, so one host crowding the head costs one more read that skips its jobs, not a ranking
+ * of every due job. Undefined when HEAD_READS reads could not fill the claim while more is due
+ * (many groups at their cap in the head): then every group's jobs are ranked.
  */
 async function fairHead(ex: Executor, nowIso: string, limit: number, f: ClaimFilter): Promise<string[] | undefined> {
-  let sel = q(ex).selectFrom('jobs').select(['id', 'group_key']).where('due_at', '<=', nowIso).where(leaseFree(nowIso));
-  if (f.kind !== undefined) sel = sel.where('kind', '=', f.kind);
-  const head = await sel.orderBy('priority').orderBy('due_at').orderBy('id').limit(limit * HEAD_FACTOR).execute();
   const room = new Map(f.groupRoom ?? []);
-  const picked: string[] = [];
-  for (const job of head) {
-    if (picked.length === limit) break;
-    if (job.group_key === null) {
-      picked.push(job.id);
-      continue;
+  const full = new Set([...room].filter(([, left]) => left <= 0).map(([group]) => group));
+  const picked = new Set<string>();
+  const window = limit * HEAD_FACTOR;
+  for (let read = 0; read < HEAD_READS; read++) {
+    let sel = q(ex).selectFrom('jobs').select(['id', 'group_key']).where('due_at', '<=', nowIso).where(leaseFree(nowIso));
+    if (f.kind !== undefined) sel = sel.where('kind', '=', f.kind);
+    if (full.size) sel = sel.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', [...full])]));
+    // The jobs picked by an earlier read are still at the head (they are leased after): read past them.
+    const size = window + picked.size;
+    const head = await sel.orderBy('priority').orderBy('due_at').orderBy('id').limit(size).execute();
+    for (const job of head) {
+      if (picked.size === limit) break;
+      if (picked.has(job.id)) continue;
+      if (job.group_key === null) {
+        picked.add(job.id);
+        continue;
+      }
+      if (full.has(job.group_key)) continue;
+      const left = (room.get(job.group_key) ?? f.groupCap!) - 1;
+      room.set(job.group_key, left);
+      picked.add(job.id);
+      if (left <= 0) full.add(job.group_key);
     }
-    const left = room.get(job.group_key) ?? f.groupCap!;
-    if (left <= 0) continue;
-    room.set(job.group_key, left - 1);
-    picked.push(job.id);
+    if (picked.size === limit || head.length < size) return [...picked];
   }
-  return picked.length === limit || head.length < limit * HEAD_FACTOR ? picked : undefined;
+  return undefined;
 }
 
 /** Writes that belong to a claim: run in its transaction right after the leases are taken. */
