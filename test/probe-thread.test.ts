@@ -56,6 +56,25 @@ test('probes on the thread give the reports the event loop gives, with phases an
   }
 });
 
+test('probes at once on the thread count the fetches they made, as many as on the loop', async () => {
+  const onLoop = createProber(config, { resolver: offlineResolver });
+  const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS });
+  const counted = { loop: 0, thread: 0 };
+  onLoop.observeFetches(() => counted.loop++);
+  threaded.observeFetches(() => counted.thread++);
+  try {
+    await threaded.prepare();
+    const urls = [everything.url, agent.cardUrl, `${fx.base}/plain.json`, `${fx.base}/page`];
+    await Promise.all(urls.flatMap((url) => [0, 1].map(() => onLoop.probe(url))));
+    await Promise.all(urls.flatMap((url) => [0, 1].map(() => threaded.probe(url))));
+    assert.ok(counted.loop > urls.length * 2, `the loop made ${counted.loop} fetches`);
+    // Each probe used to count every fetch the thread made while it ran, its neighbours' included.
+    assert.equal(counted.thread, counted.loop);
+  } finally {
+    await Promise.all([onLoop.close(), threaded.close()]);
+  }
+});
+
 test('the thread asks the service who owns a URL, and the answer decides the report', async () => {
   const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS });
   try {

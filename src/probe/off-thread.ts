@@ -85,6 +85,8 @@ export class OffThreadProber extends Prober {
       this.markStarted();
       return;
     }
+    // Counted whether or not the work is still awaited here: they were made all the same.
+    if (m.type !== 'ask') for (let i = 0; i < m.fetches; i++) this.onFetch?.();
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === 'ask') {
@@ -100,7 +102,6 @@ export class OffThreadProber extends Prober {
       p.reject(new Error(m.message));
       return;
     }
-    for (let i = 0; i < m.fetches; i++) this.onFetch?.();
     if (m.type === 'alive') {
       p.resolve(m.result);
       return;

@@ -15,9 +15,10 @@ export type ToThread =
   | { type: 'abort'; id: number }
   | { type: 'answer'; question: number; owner: string | undefined };
 
+/** `fetches`: the thread's fetches since its previous message, whichever work made them. */
 export type FromThread =
   | { type: 'ready' }
   | { type: 'done'; id: number; report: ProbeReport; phases: [ProbePhase, number][]; fetches: number }
   | { type: 'alive'; id: number; result: Liveness; fetches: number }
-  | { type: 'failed'; id: number; message: string }
+  | { type: 'failed'; id: number; message: string; fetches: number }
   | { type: 'ask'; id: number; question: number; url: string };
