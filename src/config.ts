@@ -2,6 +2,7 @@
 // "Configuration"; tunables of our own are named here and in the README's table.
 import { z } from 'zod';
 import path from 'node:path';
+import { isIP } from 'node:net';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -74,6 +75,9 @@ const envSchema = z.object({
   CATALOG_SYNC_LEASE_S: positive(300),
   CATALOG_SYNC_OVERLAP_S: count(300),
   CATALOG_SYNC_RETRY_S: positive(300),
+  // Proofs of control: the DNS resolvers asked for `_rollcall.<host>` TXT records (comma-separated
+  // addresses, each with an optional :port; unset: the system's resolvers).
+  CLAIM_DNS_SERVERS: optionalText,
   // Inbound A2A (issue 15): answered tasks are kept this many days.
   A2A_TASK_KEEP_DAYS: positive(30),
   // The connector playbook (issue 15): a partner picked within this many days is not picked again.
@@ -139,6 +143,8 @@ export type Config = {
   catalogSyncLeaseS: number;
   catalogSyncOverlapS: number;
   catalogSyncRetryS: number;
+  /** DNS resolvers for proofs of control (empty: the system's). */
+  claimDnsServers: string[];
   a2aTaskKeepDays: number;
   connectorRepeatDays: number;
   usageFlushS: number;
@@ -187,6 +193,17 @@ export const VERSION = '0.1.0';
 export class ConfigError extends Error {}
 
 /** Parses the environment (or a test's overrides) into a Config, naming every bad variable. */
+/** CLAIM_DNS_SERVERS: IP addresses, each with an optional port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). */
+function dnsServers(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const servers = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of servers) {
+    const host = server.startsWith('[') ? server.slice(1, server.indexOf(']')) : server.replace(/:\d+$/, '');
+    if (isIP(host) === 0) throw new ConfigError(`invalid configuration: CLAIM_DNS_SERVERS: ${JSON.stringify(server)} is not an IP address (with an optional :port)`);
+  }
+  return servers;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -277,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogSyncLeaseS: e.CATALOG_SYNC_LEASE_S,
     catalogSyncOverlapS: e.CATALOG_SYNC_OVERLAP_S,
     catalogSyncRetryS: e.CATALOG_SYNC_RETRY_S,
+    claimDnsServers: dnsServers(e.CLAIM_DNS_SERVERS),
     a2aTaskKeepDays: e.A2A_TASK_KEEP_DAYS,
     connectorRepeatDays: e.CONNECTOR_REPEAT_DAYS,
     usageFlushS: e.USAGE_FLUSH_S,

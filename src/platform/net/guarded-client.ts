@@ -59,6 +59,8 @@ export interface OutboundRequest {
   until?: (headers: Record<string, string>) => ((chunk: Buffer) => boolean) | undefined;
   /** Ends the request early (a whole probe's deadline, shutdown): it fails as a timeout. */
   signal?: AbortSignal;
+  /** Redirects may not leave the first URL's origin (a proof of control is read from the owner's own origin). */
+  sameOrigin?: boolean;
 }
 
 export interface OutboundResponse {
@@ -75,6 +77,9 @@ export interface OutboundResponse {
 export interface Fetcher {
   fetch(url: string, init?: OutboundRequest): Promise<OutboundResponse>;
 }
+
+/** The client with every request kept to its own origin across redirects (OutboundRequest.sameOrigin). */
+export const sameOriginOnly = (client: Fetcher): Fetcher => ({ fetch: (url, init = {}) => client.fetch(url, { ...init, sameOrigin: true }) });
 
 /** The client with `signal` on every request that brings none (a whole probe's deadline). */
 export const withSignal = (client: Fetcher, signal: AbortSignal | undefined): Fetcher =>
@@ -249,6 +254,7 @@ export class GuardedClient {
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
         const next = this.validate(new URL(location, url).toString());
+        if (init.sameOrigin && next.origin !== url.origin) throw new OutboundError('blocked_address', `a redirect to another origin (${next.origin}) is not followed here`);
         if (next.toString() === url.toString() || redirects.includes(next.toString())) throw new OutboundError('redirect_loop', 'the redirects go round in a loop');
         redirects.push(next.toString());
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
