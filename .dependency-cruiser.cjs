@@ -7,7 +7,7 @@
 // commands, which build services and run operations as the app does).
 
 /** Domains from the bottom up. A new domain takes its place here (one line). */
-const DOMAINS = ['listings', 'catalog', 'feed', 'inbox', 'a2a', 'access', 'metering', 'traces', 'feedback', 'talk', 'funnel', 'probe', 'identity', 'search', 'kernel', 'mesh', 'collab', 'connectors', 'economics'];
+const DOMAINS = ['listings', 'catalog', 'feed', 'inbox', 'a2a', 'access', 'owners', 'metering', 'traces', 'feedback', 'talk', 'funnel', 'probe', 'identity', 'search', 'kernel', 'mesh', 'collab', 'connectors', 'economics'];
 const ABOVE_DOMAINS = ['registry', 'http'];
 const ASSEMBLY = '^src/(app|services|catalog|main)\\.ts$|^src/(migrations|cli)/';
 

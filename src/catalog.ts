@@ -2,11 +2,14 @@
 // Typed against Services, so an operation whose ctx needs a runtime the assembly does not build
 // fails to compile here. A new capability plugs in with one line.
 import type { Operation } from './platform/operation.ts';
+import { registerOwnerTools } from './platform/next-step.ts';
 import type { Services } from './services.ts';
 import { capabilityHash } from './listings/capabilities.ts';
 import { probeClean, checkLiveness, freeScore, scoreRubric } from './probe/operations.ts';
 import { publish, checkStatus } from './registry/operations.ts';
-import { talkCheckIn } from './registry/talk.ts';
+import { claimListing, verifyClaim } from './registry/claim.ts';
+import { deleteListingOp, updateListingOp } from './registry/owner-listing.ts';
+import { talkCheckIn, talkPresence } from './registry/talk.ts';
 import { listActiveListings } from './registry/active.ts';
 import { publicFeed } from './feed/operations.ts';
 import { ardSearch, searchActive, matchCapability, ardRegistrySearch } from './registry/search.ts';
@@ -49,12 +52,17 @@ import { zeroMcPack } from './registry/zero-mc-pack.ts';
 export const operations: readonly Operation<any, any, Services>[] = [
   publish,
   checkStatus,
+  claimListing,
+  verifyClaim,
+  updateListingOp,
+  deleteListingOp,
   listActiveListings,
   searchActive,
   matchCapability,
   ardSearch,
   ardRegistrySearch,
   capabilityHash,
+  talkPresence,
   talkCheckIn,
   probeClean,
   checkLiveness,
@@ -136,3 +144,5 @@ export const operations: readonly Operation<any, any, Services>[] = [
   getPlatformCost,
   getAgentRuns,
 ];
+
+registerOwnerTools(operations.filter((op) => op.ownerOnly).map((op) => op.name));

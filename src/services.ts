@@ -23,11 +23,16 @@ import { SearchIndex } from './search/index-runtime.ts';
 import { CapabilityIndex, type MeshRuntime } from './mesh/capability-index.ts';
 import { pruneA2aTasksTask } from './a2a/retention.ts';
 import { networkValueTask } from './economics/tasks.ts';
+import type { OwnersRuntime } from './owners/runtime.ts';
+import { pruneClaimsTask } from './owners/tasks.ts';
+import { ClaimRecheckJob, claimRecheckTask, OWNER_RECHECK_JOB } from './registry/claim-recheck.ts';
+import { txtLookup } from './platform/net/txt.ts';
 import { COUNTERS } from './platform/usage/counters.ts';
 
 /** Everything an operation's ctx may carry: platform services and each domain's runtime. */
 export interface Services extends BaseServices {
   probe: ProbeRuntime;
+  owners: OwnersRuntime;
   identity: IdentityRuntime;
   search: SearchIndex;
   mesh: MeshRuntime;
@@ -61,7 +66,8 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   // Every outbound fetch a probe makes counts toward get_platform_cost (batched, in memory).
   probe.prober.observeFetches(() => base.usage.count(COUNTERS.probeFetches));
   const search = new SearchIndex(base.db.kysely, base.log, { pollMs: config.searchPollMs });
-  const services: Services = { ...base, probe, identity: new IdentityRuntime(base), search, mesh: { capabilities: new CapabilityIndex() } };
+  const owners: OwnersRuntime = { txt: txtLookup({ servers: config.claimDnsServers, timeoutMs: config.probeConnectTimeoutMs }) };
+  const services: Services = { ...base, probe, owners, identity: new IdentityRuntime(base), search, mesh: { capabilities: new CapabilityIndex() } };
 
   jobs.define(PROBE_JOB, new ProbeJob(base, probe), { concurrency: config.probeConcurrency, groupCap: config.probePerHost });
   jobs.every(pruneChangesTask(base));
@@ -73,5 +79,8 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.every(catalogSyncTask(config));
   jobs.every(pruneA2aTasksTask(config));
   jobs.every(networkValueTask(config));
+  jobs.every(pruneClaimsTask(config));
+  jobs.define(OWNER_RECHECK_JOB, new ClaimRecheckJob(services), { concurrency: 1 });
+  jobs.every(claimRecheckTask(config));
   return { services, jobs };
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
@@ -41,13 +42,15 @@ test('an unchanged list answers 304 to its ETag, with no body', async () => {
 
 test('every kind of change gives a new answer', async () => {
   const beta = await liveListing('beta');
+  let token = '';
   const changes: [string, () => Promise<unknown>][] = [
     ['a listing goes Live', () => liveListing('gamma')],
     ['a listing leaves (dormant)', () => setListingState(app, beta, { lane: 'dormant', lane_reason: 'talk_absent' }, now())],
     ['a listing comes back', () => setListingState(app, beta, { lane: 'active', lane_reason: null }, now())],
     ['a rank change (demo taken)', () => setListingState(app, beta, { demoed: 1 }, now())],
     ['a probe result (score)', () => setListingState(app, beta, { probe_score: 91, probed_at: now() }, now())],
-    ['a talk check-in', () => getJson(app, `/api/talk?listing_id=${beta}`)],
+    ['a listing claimed by its owner', async () => (token = await ownListing(app, beta))],
+    ['a talk check-in (the owner\'s POST)', async () => assert.equal((await postJson(app, '/api/talk', { listing_id: beta }, asOwner(token))).status, 200)],
     ['a republished listing re-probed (name)', () => setListingState(app, beta, { name: 'Beta Renamed' }, now())],
     ['time passing (age_hours, grace days)', async () => clock.advance(3 * 3600_000)],
   ];
@@ -59,6 +62,10 @@ test('every kind of change gives a new answer', async () => {
     assert.notEqual(after.etag, before.etag, what);
     assert.notEqual(after.body, before.body, what);
   }
+  // Reading the talk channel, even as the owner, is no check-in: the list is the same.
+  const still = await get();
+  await getJson(app, `/api/talk?listing_id=${beta}`, asOwner(token));
+  assert.equal((await get({ 'if-none-match': still.etag })).status, 304);
 });
 
 test('within its lifetime and feed position the cache serves the same bytes', async () => {

@@ -1,16 +1,20 @@
-// Caller identity through the doors (DESIGN.md "Caller identity", issue 12): whose allowance a call
-// spends. A token (Bearer header or access_token argument) spends its listing's allowance; a
-// listing that holds a token is not spent by naming it; bad, malformed and revoked tokens get one
-// identical 401; free-form agent names are bounded per address; tokens never reach the logs.
-// Metered calls go through a test-only metered tool installed in both doors (helpers/metered-tool.ts).
+// Caller identity through the doors (DESIGN.md "Caller identity"): who a call is and whose
+// allowance it spends. An owner token (Authorization: Bearer rco_...) acts for its listing from any
+// address, on the one allowance its owner domain shares; a listing_id without that token is the
+// caller's own call; an agent_name is only a label inside its address's allowance (bounded per
+// address), an IPv6 caller is counted by its /64; a Bearer that acts for nothing gets one identical
+// 401, another listing's owner token a 403; product tokens (rc_) never identify anyone; tokens
+// never reach the logs. Metered calls go through a test-only metered tool installed in both doors
+// (helpers/metered-tool.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
 import { installTestTool, TEST_ROUTE, TEST_TOOL } from './helpers/metered-tool.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
-import { issueToken, revokeListingToken } from '../src/access/store.ts';
+import { issueToken } from '../src/access/store.ts';
 import { metered } from '../src/metering/run.ts';
 import { NAMES_PER_ADDRESS_PER_DAY } from '../src/metering/caller.ts';
 
@@ -61,128 +65,211 @@ const failure = (r: Result) => {
 };
 const usedOf = (pricing: Record<string, any>, event = 'mesh_match') => pricing.events.find((e: any) => e.event_id === event).usage.used as number;
 
-let listings = 0;
-async function listing(name: string): Promise<string> {
-  const res = await postJson(app, '/api/publish', { url: `https://identity-${++listings}.example.org/mcp` });
+// Each test gets owner domains of its own (identity-<n>.org), so allowances never cross tests.
+let domains = 0;
+const newDomain = () => `identity-${++domains}.org`;
+async function listing(name: string, host: string): Promise<string> {
+  const res = await postJson(app, '/api/publish', { url: `https://${host}/mcp` });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.listing_id as string;
   await setListingState(app, id, { lane: 'active', live_since: NOW, name }, NOW);
   return id;
 }
-async function tokenFor(id: string): Promise<string> {
-  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, id, 'demo', NOW));
+async function owned(id: string): Promise<string> {
+  const token = await ownListing(app, id);
+  tokensSeen.push(token);
+  return token;
+}
+async function productToken(id: string, holder: string): Promise<string> {
+  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, id, holder, 'full', NOW));
   assert.ok(token);
   tokensSeen.push(token);
   return token;
 }
 
-test('a token as Bearer header or as access_token spends its listing\'s allowance, from any address, in both doors', async () => {
-  const id = await listing('Token Holder');
-  const token = await tokenFor(id);
-  const bearer = { authorization: `Bearer ${token}` };
+test('an owner token as Bearer acts for its listing from any address, in both doors, on the one allowance its owner domain shares', async () => {
+  const domain = newDomain();
+  const id = await listing('Token Holder', `a.${domain}`);
+  const sibling = await listing('Token Sibling', `b.${domain}`);
+  const elsewhere = await listing('Other Owner', `a.${newDomain()}`);
+  const token = await owned(id);
+  const siblingToken = await owned(sibling);
+  const otherToken = await owned(elsewhere);
+  const bearer = asOwner(token);
   const one = ok(await call(TEST_TOOL, {}, newAddress(), bearer));
   assert.deepEqual([one.meter.subject.kind, one.meter.subject.label, one.meter.used_today], ['listing', id, 1]);
-  const two = ok(await call(TEST_TOOL, { access_token: token }, newAddress()));
-  assert.equal(two.meter.used_today, 2);
+  const two = ok(await call(TEST_TOOL, { listing_id: id }, newAddress(), bearer));
+  assert.deepEqual([two.meter.subject.label, two.meter.used_today], [id, 2]);
   const three = await rest(newAddress(), {}, bearer);
   assert.equal(three.status, 200, JSON.stringify(three.body));
   assert.equal(three.body.meter.used_today, 3);
-  assert.equal((await rest(newAddress(), { access_token: token })).body.meter.used_today, 4);
-  // metered() itself, with the token a door read from the header.
-  const direct = await metered({ ...app.services, caller: { address: newAddress(), token }, requestId: 'direct' }, {}, 'mesh_match', async () => 'ran');
+  // Another listing of the same owner domain (a.<domain>, b.<domain>) acts as itself, on the same allowance.
+  const four = ok(await call(TEST_TOOL, {}, newAddress(), asOwner(siblingToken)));
+  assert.deepEqual([four.meter.subject.kind, four.meter.subject.label, four.meter.used_today], ['listing', sibling, 4]);
+  // metered() itself, with the Bearer a door read from the header.
+  const direct = await metered({ ...app.services, caller: { address: newAddress(), bearer: token }, requestId: 'direct' }, {}, 'mesh_match', async () => 'ran');
   assert.equal(direct.meter.used_today, 5);
-  assert.equal(direct.subject.listing_id, id);
-  // list_event_pricing shows that listing's day, whichever way the token comes.
-  const viaHeader = ok(await call('list_event_pricing', {}, newAddress(), bearer));
-  const viaArg = ok(await call('list_event_pricing', { access_token: token }, newAddress()));
-  for (const p of [viaHeader, viaArg]) {
-    assert.deepEqual([p.caller.kind, p.caller.listing_id], ['listing', id]);
+  assert.deepEqual([direct.subject.listing_id, direct.subject.owner_domain], [id, domain]);
+  // list_event_pricing shows the domain's day to the owner of either listing.
+  for (const [t, l] of [
+    [token, id],
+    [siblingToken, sibling],
+  ] as const) {
+    const p = ok(await call('list_event_pricing', {}, newAddress(), asOwner(t)));
+    assert.deepEqual([p.caller.kind, p.caller.listing_id], ['listing', l]);
     assert.equal(usedOf(p), 5);
   }
-  // The allowance is the listing's: used up whatever the address.
-  const spent = failure(await call(TEST_TOOL, { access_token: token }, newAddress()));
-  assert.equal(spent.code, 'quota_exhausted');
+  // The allowance is the domain's: used up whatever the address, for both of its listings.
+  assert.equal(failure(await call(TEST_TOOL, {}, newAddress(), bearer)).code, 'quota_exhausted');
+  assert.equal(failure(await call(TEST_TOOL, {}, newAddress(), asOwner(siblingToken))).code, 'quota_exhausted');
+  // Another owner domain has its own.
+  const other = ok(await call(TEST_TOOL, {}, newAddress(), asOwner(otherToken)));
+  assert.deepEqual([other.meter.subject.label, other.meter.used_today], [elsewhere, 1]);
 });
 
-test('a listing that holds a token is not spent by naming it: listing_id without the token is 401 token_required', async () => {
-  const id = await listing('Guarded Agent');
-  const token = await tokenFor(id);
+test('a listing_id without that listing\'s owner token is the caller\'s own call: nobody spends a listing by naming it', async () => {
+  const id = await listing('Guarded Agent', newDomain());
+  const token = await owned(id);
   const address = newAddress();
-  const byId = failure(await call(TEST_TOOL, { listing_id: id }, address));
-  assert.deepEqual([byId.code, byId.field], ['token_required', 'access_token']);
+  const stranger = new RegExp(`did not carry the owner token of ${id}`);
+  const byId = ok(await call(TEST_TOOL, { listing_id: id }, address));
+  assert.deepEqual([byId.meter.subject.kind, byId.meter.used_today], ['address', 1]);
+  assert.match(byId.meter.subject.note, stranger);
   const restById = await rest(address, { listing_id: id });
-  assert.equal(restById.status, 401);
-  assert.equal(restById.body.error.code, 'token_required');
-  assert.equal(failure(await call('list_event_pricing', { listing_id: id }, address)).code, 'token_required');
-  // Its name is only a free-form name here: it spends that name's allowance from this address.
+  assert.equal(restById.status, 200, JSON.stringify(restById.body));
+  assert.deepEqual([restById.body.meter.subject.kind, restById.body.meter.used_today], ['address', 2]);
+  const pricing = ok(await call('list_event_pricing', { listing_id: id }, address));
+  assert.deepEqual([pricing.caller.kind, pricing.caller.listing_id, usedOf(pricing)], ['address', undefined, 2]);
+  assert.match(pricing.caller.note, stranger);
+  // Its name is only a label here, inside this address's allowance.
   const byName = ok(await call(TEST_TOOL, { agent_name: 'Guarded Agent' }, address));
-  assert.equal(byName.meter.subject.kind, 'name');
-  const owner = ok(await call('list_event_pricing', { access_token: token }, newAddress()));
-  assert.equal(usedOf(owner), 0, 'nothing was taken from the listing');
-  // With the token the listing_id is fine.
-  const withToken = ok(await call(TEST_TOOL, { listing_id: id, access_token: token }, address));
-  assert.deepEqual([withToken.meter.subject.kind, withToken.meter.used_today], ['listing', 1]);
-  // A listing without a token is spent by its id (and its unique name) as before.
-  const open = await listing('Open Agent');
-  assert.equal(ok(await call(TEST_TOOL, { listing_id: open }, newAddress())).meter.subject.label, open);
-  assert.equal(ok(await call(TEST_TOOL, { agent_name: 'open agent' }, newAddress())).meter.used_today, 2);
+  assert.deepEqual([byName.meter.subject.kind, byName.meter.subject.label, byName.meter.used_today], ['name', 'guarded agent', 3]);
+  const owner = ok(await call('list_event_pricing', { listing_id: id }, newAddress(), asOwner(token)));
+  assert.deepEqual([owner.caller.kind, usedOf(owner)], ['listing', 0], 'nothing was taken from the listing');
+  // With the owner token the listing_id is the listing.
+  const withToken = ok(await call(TEST_TOOL, { listing_id: id }, address, asOwner(token)));
+  assert.deepEqual([withToken.meter.subject.kind, withToken.meter.subject.label, withToken.meter.used_today], ['listing', id, 1]);
+  // An unclaimed listing is named the same way: by id or by its name, the call is the caller's own.
+  const open = await listing('Open Agent', newDomain());
+  const other = newAddress();
+  const openById = ok(await call(TEST_TOOL, { listing_id: open }, other));
+  assert.deepEqual([openById.meter.subject.kind, openById.meter.used_today], ['address', 1]);
+  const openByName = ok(await call(TEST_TOOL, { agent_name: 'Open Agent' }, other));
+  assert.deepEqual([openByName.meter.subject.kind, openByName.meter.subject.label, openByName.meter.used_today], ['name', 'open agent', 2]);
 });
 
-test('unknown, malformed and revoked tokens get the same 401 invalid_token, as header or argument, in both doors', async () => {
-  const id = await listing('Revoked Agent');
-  const token = await tokenFor(id);
-  await revokeListingToken(app.services.db.kysely, id, NOW);
-  const unknown = `rc_${'A'.repeat(43)}`;
+test('an owner token used for another listing is a 403 token_mismatch, in both doors, and spends nothing', async () => {
+  const domain = newDomain();
+  const id = await listing('Mine', `a.${domain}`);
+  const theirs = await listing('Theirs', `b.${domain}`);
+  const token = await owned(id);
+  await owned(theirs);
+  const address = newAddress();
+  const viaMcp = failure(await call(TEST_TOOL, { listing_id: theirs }, address, asOwner(token)));
+  assert.deepEqual([viaMcp.code, viaMcp.field], ['token_mismatch', 'listing_id']);
+  const viaRest = await rest(address, { listing_id: theirs }, asOwner(token));
+  assert.equal(viaRest.status, 403, JSON.stringify(viaRest.body));
+  assert.equal(viaRest.body.error.code, 'token_mismatch');
+  assert.equal(failure(await call('list_event_pricing', { listing_id: theirs }, address, asOwner(token))).code, 'token_mismatch');
+  const mine = ok(await call('list_event_pricing', {}, address, asOwner(token)));
+  assert.equal(usedOf(mine), 0, 'a refused call spends nothing');
+  assert.equal(usedOf(ok(await call('list_event_pricing', {}, address))), 0, 'nor falls back to the address');
+});
+
+test('unknown, malformed, replaced and lapsed owner tokens and rc_ product tokens as Bearer get the same 401 invalid_owner_token, in both doors', async () => {
+  const replacedId = await listing('Replaced Agent', newDomain());
+  const replaced = await owned(replacedId);
+  await owned(replacedId); // a new claim: the earlier token stops at once
+  const lapsedId = await listing('Lapsed Agent', newDomain());
+  const lapsed = await owned(lapsedId);
+  await app.sql.updateTable('listing_owners').set({ missing_since: NOW, lapsed_at: NOW }).where('listing_id', '=', lapsedId).execute();
+  const product = await productToken(replacedId, `listing:${replacedId}`);
+  const unknown = `rco_${'A'.repeat(43)}`;
   tokensSeen.push(unknown);
   const answers: string[] = [];
-  for (const bad of [unknown, 'not-a-token', token]) {
+  for (const bad of [unknown, 'not-a-token', `rco_${'B'.repeat(10)}`, replaced, lapsed, product]) {
     const address = newAddress();
-    const asArg = failure(await call(TEST_TOOL, { access_token: bad }, address));
-    const asHeader = failure(await call(TEST_TOOL, {}, address, { authorization: `Bearer ${bad}` }));
-    const pricing = failure(await call('list_event_pricing', { access_token: bad }, address));
-    const viaRest = await rest(address, {}, { authorization: `Bearer ${bad}` });
-    assert.equal(viaRest.status, 401);
-    for (const e of [asArg, asHeader, pricing, viaRest.body.error]) {
-      assert.equal(e.code, 'invalid_token');
+    const bearer = { authorization: `Bearer ${bad}` };
+    const viaMcp = failure(await call(TEST_TOOL, {}, address, bearer));
+    const pricing = failure(await call('list_event_pricing', {}, address, bearer));
+    const withId = failure(await call(TEST_TOOL, { listing_id: replacedId }, address, bearer));
+    const viaRest = await rest(address, {}, bearer);
+    assert.equal(viaRest.status, 401, JSON.stringify(viaRest.body));
+    for (const e of [viaMcp, pricing, withId, viaRest.body.error]) {
+      assert.equal(e.code, 'invalid_owner_token', `${bad.slice(0, 6)}: ${JSON.stringify(e)}`);
       answers.push(e.message);
     }
-    // A bad token never falls back to another subject.
-    assert.equal(asArg.code, 'invalid_token');
+    // A bad Bearer never falls back to another subject: the address spent nothing.
+    assert.equal(usedOf(ok(await call('list_event_pricing', {}, address))), 0);
   }
   assert.equal(new Set(answers).size, 1, `one message for every cause: ${[...new Set(answers)].join(' | ')}`);
 });
 
-test(`free-form agent names are bounded per address: the ${NAMES_PER_ADDRESS_PER_DAY + 1}th new name today spends the address's allowance, and says so`, async () => {
+test('product tokens (rc_) never identify a caller: as an access_token argument they are ignored and the call is the caller\'s own', async () => {
+  const id = await listing('Product Holder', newDomain());
+  const owner = await owned(id);
+  const product = await productToken(id, `listing:${id}`);
   const address = newAddress();
+  const viaMcp = ok(await call(TEST_TOOL, { access_token: product }, address));
+  assert.deepEqual([viaMcp.meter.subject.kind, viaMcp.meter.used_today], ['address', 1]);
+  const viaRest = await rest(address, { access_token: product });
+  assert.equal(viaRest.status, 200, JSON.stringify(viaRest.body));
+  assert.deepEqual([viaRest.body.meter.subject.kind, viaRest.body.meter.used_today], ['address', 2]);
+  const pricing = ok(await call('list_event_pricing', { access_token: product }, address));
+  assert.deepEqual([pricing.caller.kind, usedOf(pricing)], ['address', 2]);
+  const listingDay = ok(await call('list_event_pricing', {}, newAddress(), asOwner(owner)));
+  assert.equal(usedOf(listingDay), 0, 'the listing was never spent by its product token');
+});
+
+test('an IPv6 caller is counted by its /64: addresses of one /64 share one allowance and their agent names', async () => {
+  const first = ok(await call(TEST_TOOL, {}, '2001:db8:64:1::1'));
+  assert.deepEqual([first.meter.subject.kind, first.meter.used_today], ['address', 1]);
+  const sameNetwork = ok(await call(TEST_TOOL, {}, '2001:db8:64:1:abcd:ef01:2345:6789'));
+  assert.deepEqual([sameNetwork.meter.subject.label, sameNetwork.meter.used_today], [first.meter.subject.label, 2]);
+  const named = ok(await call(TEST_TOOL, { agent_name: 'v6-agent' }, '2001:db8:64:1::99'));
+  assert.deepEqual([named.meter.subject.kind, named.meter.used_today], ['name', 3]);
+  const nextNetwork = ok(await call(TEST_TOOL, {}, '2001:db8:64:2::1'));
+  assert.equal(nextNetwork.meter.used_today, 1, 'another /64 is another caller');
+  assert.notEqual(nextNetwork.meter.subject.label, first.meter.subject.label);
+});
+
+test(`agent names are labels inside the address's allowance, at most ${NAMES_PER_ADDRESS_PER_DAY} a day: the next new name is the address itself, and says so`, async () => {
+  // network_sense (10 a day) leaves room for every name and the address's own calls in one allowance.
+  const address = newAddress();
+  const sense = async (args: Record<string, unknown>, from = address) => ok(await call('network_sense', args, from)).meter;
   for (let i = 0; i < NAMES_PER_ADDRESS_PER_DAY; i++) {
-    const r = ok(await call(TEST_TOOL, { agent_name: `inventor-${i}` }, address));
-    assert.deepEqual([r.meter.subject.kind, r.meter.subject.label, r.meter.used_today, r.meter.subject.note], ['name', `inventor-${i}`, 1, undefined]);
+    const m = await sense({ agent_name: `inventor-${i}` });
+    assert.deepEqual([m.subject.kind, m.subject.label, m.used_today, m.subject.note], ['name', `inventor-${i}`, i + 1, undefined], 'two names from one address share one allowance');
   }
-  const extra = ok(await call(TEST_TOOL, { agent_name: 'inventor-extra' }, address));
-  assert.equal(extra.meter.subject.kind, 'address');
-  assert.match(extra.meter.subject.note, /more than 5 agent names from one address today/);
-  assert.equal(extra.meter.used_today, 1);
-  const again = ok(await call(TEST_TOOL, { agent_name: 'inventor-other' }, address));
-  assert.deepEqual([again.meter.subject.kind, again.meter.used_today], ['address', 2], 'every further name shares the one address allowance');
-  // A name already admitted today keeps its own allowance.
-  assert.deepEqual([ok(await call(TEST_TOOL, { agent_name: 'inventor-0' }, address)).meter.used_today], [2]);
-  // The same name from another address is another subject: naming it spends nothing of the first.
-  const elsewhere = ok(await call(TEST_TOOL, { agent_name: 'inventor-0' }, newAddress()));
-  assert.deepEqual([elsewhere.meter.subject.kind, elsewhere.meter.used_today], ['name', 1]);
-  // Without any claim, the address is the subject.
-  const bare = ok(await call(TEST_TOOL, {}, address));
-  assert.deepEqual([bare.meter.subject.kind, bare.meter.used_today], ['address', 3]);
+  const extra = await sense({ agent_name: 'inventor-extra' });
+  assert.equal(extra.subject.kind, 'address');
+  assert.match(extra.subject.note, /more than 5 agent names from one address today/);
+  assert.equal(extra.used_today, NAMES_PER_ADDRESS_PER_DAY + 1);
+  const again = await sense({ agent_name: 'inventor-other' });
+  assert.deepEqual([again.subject.kind, again.used_today], ['address', NAMES_PER_ADDRESS_PER_DAY + 2]);
+  // A name already admitted today is still its label, on the same allowance.
+  const admitted = await sense({ agent_name: 'inventor-0' });
+  assert.deepEqual([admitted.subject.kind, admitted.subject.label, admitted.used_today], ['name', 'inventor-0', NAMES_PER_ADDRESS_PER_DAY + 3]);
+  // The same name from another address is that address's: naming it spends nothing of the first.
+  const elsewhere = await sense({ agent_name: 'inventor-0' }, newAddress());
+  assert.deepEqual([elsewhere.subject.kind, elsewhere.used_today], ['name', 1]);
+  // Without a name, the address: the same allowance again.
+  const bare = await sense({});
+  assert.deepEqual([bare.subject.kind, bare.used_today], ['address', NAMES_PER_ADDRESS_PER_DAY + 4]);
 });
 
 test('tokens never appear in the logs', async () => {
-  const id = await listing('Logged Agent');
-  const token = await tokenFor(id);
+  const id = await listing('Logged Agent', newDomain());
+  const owner = await owned(id);
+  const product = await productToken(id, `listing:${id}`);
   const address = newAddress();
-  ok(await call(TEST_TOOL, { access_token: token }, address));
-  ok(await call('list_event_pricing', {}, address, { authorization: `Bearer ${token}` }));
-  await rest(address, { access_token: token }, { authorization: `Bearer ${token}`, 'x-payment': 'secret-payment-proof' });
-  await app.http.inject({ method: 'GET', url: `/api/talk?listing_id=${id}&token=${token}`, remoteAddress: address });
-  await app.http.inject({ method: 'POST', url: '/api/mcp', remoteAddress: address, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, payload: '{"broken json' });
+  ok(await call(TEST_TOOL, {}, address, asOwner(owner)));
+  ok(await call('list_event_pricing', { listing_id: id }, address, asOwner(owner)));
+  failure(await call(TEST_TOOL, {}, address, { authorization: `Bearer ${product}` }));
+  await rest(address, { access_token: product }, { ...asOwner(owner), 'x-payment': 'secret-payment-proof' });
+  await app.http.inject({ method: 'GET', url: `/api/products/access?token=${product}&artifact=skills`, remoteAddress: address });
+  await app.http.inject({ method: 'GET', url: `/api/talk?listing_id=${id}&access_token=${product}`, remoteAddress: address, headers: asOwner(owner) });
+  await app.http.inject({ method: 'POST', url: '/api/mcp', remoteAddress: address, headers: { 'content-type': 'application/json', ...asOwner(owner) }, payload: '{"broken json' });
   const text = lines.join('');
   assert.ok(text.includes('[redacted]'), 'the log has request lines with redactions');
   for (const t of tokensSeen) assert.ok(!text.includes(t), 'a token reached the log');

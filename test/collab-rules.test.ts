@@ -1,40 +1,65 @@
 // Collaboration's rules through the MCP door (issue 15): open sessions and who may join, abandon
 // and the converged state a refused packaging leaves, collab_run driving a workflow, the lists,
-// bring-your-own runtimes, access tokens, the workflow leave_feedback makes, next_step round
-// trips and bad inputs.
+// bring-your-own runtimes, owner and access tokens, the workflow leave_feedback makes, next_step
+// round trips and bad inputs. Every collab call acts for a listing with its owner token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { issueToken } from '../src/access/store.ts';
 import { insertComposition } from '../src/mesh/store.ts';
 import { createWorkflowFromFeedback } from '../src/collab/workflows.ts';
 import { MAX_MESSAGES } from '../src/collab/sessions.ts';
+import { subjectOfListing } from '../src/metering/caller.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
-let client: Client;
+let base: string;
 let toolNames: Set<string>;
 
 type Structured = Record<string, any>;
 type Result = { isError?: boolean; structuredContent: Structured };
 
-async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as unknown as Result;
+/** The owner token of every listing the test owns (seed claims each one). */
+const owners = new Map<string, string>();
+/** One SDK client per Bearer it sends ('' for none). */
+const clients = new Map<string, Client>();
+
+async function clientWith(bearer = ''): Promise<Client> {
+  let c = clients.get(bearer);
+  if (!c) {
+    c = new Client({ name: 'collab-rules', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), bearer ? { requestInit: { headers: { authorization: `Bearer ${bearer}` } } } : undefined));
+    await c.listTools(); // the client then checks results against outputSchema
+    clients.set(bearer, c);
+  }
+  return c;
 }
-const ok = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(name, args);
+
+/**
+ * Who sends a call: a listing (with its owner token, when the test owns it), a raw Bearer, or no
+ * one (null). By default the listing the call names: an owner acting for its own listing.
+ */
+type By = string | { bearer: string } | null;
+
+async function call(name: string, args: Record<string, unknown>, by: By = (args.listing_id as string | undefined) ?? null): Promise<Result> {
+  const bearer = by === null ? undefined : typeof by === 'string' ? owners.get(by) : by.bearer;
+  return (await (await clientWith(bearer)).callTool({ name, arguments: args })) as unknown as Result;
+}
+const ok = async (name: string, args: Record<string, unknown>, by?: By) => {
+  const r = await call(name, args, by);
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.structuredContent)}`);
   assert.equal(r.structuredContent.ok, true);
   if (r.structuredContent.next_step) assert.ok(toolNames.has(r.structuredContent.next_step.tool), `${name}'s next_step names a real tool`);
   return r.structuredContent;
 };
-const fails = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(name, args);
+const fails = async (name: string, args: Record<string, unknown>, by?: By) => {
+  const r = await call(name, args, by);
   assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent.error as { code: string; message: string; field?: string; details?: any };
 };
@@ -42,26 +67,26 @@ const follow = (next: { tool: string; args: Record<string, unknown> }) => ok(nex
 const newDay = () => clock.advance(DAY_MS);
 
 let seq = 0;
+/** A listing on a domain of its own (so each owner has its own allowances), owned by the test. */
 async function seed(name: string, opts: { founding?: boolean; lane?: 'active' | 'failed' } = {}): Promise<string> {
-  const res = await postJson(app, '/api/publish', { url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++seq}.example.org/mcp` });
+  const res = await postJson(app, '/api/publish', { url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++seq}.example/mcp` });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.listing_id as string;
   const now = clock.now().toISOString();
   const lane = opts.lane ?? 'active';
   const capabilities = JSON.stringify({ names: ['translate_text'], items: [{ name: 'translate_text', description: 'Translate a text', params: [] }] });
   await setListingState(app, id, { lane, kind: 'mcp', name, capabilities, live_since: lane === 'active' ? now : null, ...(opts.founding ? { founding_verified: 1 as const } : {}) }, now);
+  owners.set(id, await ownListing(app, id));
   return id;
 }
 
 before(async () => {
   app = await startApp({ clock });
-  const base = await app.listen();
-  client = new Client({ name: 'collab-rules', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
-  toolNames = new Set((await client.listTools()).tools.map((t) => t.name));
+  base = await app.listen();
+  toolNames = new Set((await (await clientWith()).listTools()).tools.map((t) => t.name));
 });
 after(async () => {
-  await client.close();
+  for (const c of clients.values()) await c.close();
   await app.close();
 });
 
@@ -89,6 +114,11 @@ test(`an open session takes any Live listing as partner; not a listing that is n
   // A Live listing not yet in it is told to join.
   const before = await ok('collab_session_next', { session_id: sid, listing_id: live });
   assert.equal(before.status, 'join');
+  // Only its owner joins it: no owner token is a 401, another listing's token a 403; nothing changes.
+  const anonymous = await fails(before.next_step.tool, before.next_step.args, null);
+  assert.deepEqual([anonymous.code, anonymous.field], ['owner_token_required', 'authorization']);
+  assert.equal((await fails(before.next_step.tool, before.next_step.args, lead)).code, 'token_mismatch');
+  assert.deepEqual((await ok('list_collab_sessions', { state: 'open' })).sessions.find((s: Structured) => s.session_id === sid).unfilled_roles, ['partner']);
   const joined = await follow(before.next_step);
   assert.equal(joined.role, 'partner');
   assert.equal(joined.session.state, 'active');
@@ -172,6 +202,7 @@ test(`collab_run drives a workflow: opens its session, joins, claims, posts (${e
   const early = await ok('collab_run', { workflow_id: wf, listing_id: lead, result: 'Too early' });
   assert.equal(early.action, 'waiting');
   assert.equal(early.result_posted, false);
+  assert.equal((await fails('collab_run', { workflow_id: wf, listing_id: writer }, lead)).code, 'token_mismatch', 'the lead does not run the writer\'s part');
   const claim = await ok('collab_run', { workflow_id: wf, listing_id: writer });
   assert.equal(claim.joined, true);
   assert.equal(claim.action, 'claimed');
@@ -203,7 +234,7 @@ test(`collab_run drives a workflow: opens its session, joins, claims, posts (${e
 
 test(`register_collab_byo lists and probes the endpoint, then seats it as a participant (${engine})`, async () => {
   newDay();
-  const [lead, other] = [await seed('BYO Lead'), await seed('Not Lead')];
+  const [lead, other, listed] = [await seed('BYO Lead'), await seed('Not Lead'), await seed('Listed Runtime')];
   const open = await ok('collab_session_open', {
     goal: 'Index the catalog, report gaps',
     listing_id: lead,
@@ -215,6 +246,7 @@ test(`register_collab_byo lists and probes the endpoint, then seats it as a part
   });
   const sid = open.session.session_id;
   const url = 'https://my-runtime.example.org/mcp';
+  assert.equal((await fails('register_collab_byo', { session_id: sid, listing_id: lead, url }, null)).code, 'owner_token_required');
   assert.equal((await fails('register_collab_byo', { session_id: sid, listing_id: other, url })).code, 'lead_only');
   assert.equal((await fails('register_collab_byo', { session_id: sid, listing_id: lead, url, role: 'painter' })).field, 'role');
   assert.equal((await fails('register_collab_byo', { session_id: sid, listing_id: lead })).field, 'url');
@@ -223,42 +255,66 @@ test(`register_collab_byo lists and probes the endpoint, then seats it as a part
   assert.equal(byo.role, 'indexer');
   assert.equal(byo.outcome, 'listed');
   assert.equal(byo.lane, 'queued', 'probed like any listing');
+  assert.deepEqual([byo.status, byo.already], ['joined', false], 'listed by this very call: the lead brought it, so it joins');
   assert.ok(byo.session.participants.some((p: Structured) => p.listing_id === byo.listing_id && p.byo && p.status === 'joined'));
   const again = await ok('register_collab_byo', { session_id: sid, listing_id: lead, url });
   assert.equal(again.listing_id, byo.listing_id);
-  assert.equal(again.already_joined, true);
-  // The runtime acts with its listing: the indexer step is ready for it.
-  const next = await follow(byo.next_step);
+  assert.deepEqual([again.status, again.already], ['joined', true]);
+  // The runtime acts with its listing once its owner claims it (claim_listing; the helper stands in).
+  assert.deepEqual(byo.next_step, { tool: 'claim_listing', args: { listing_id: byo.listing_id }, why: byo.next_step.why });
+  owners.set(byo.listing_id, await ownListing(app, byo.listing_id));
+  const next = await ok('collab_session_next', { session_id: sid, listing_id: byo.listing_id });
   assert.equal(next.status, 'claim');
   const claimed = await follow(next.next_step);
   assert.equal(claimed.step.claimed_by, byo.listing_id);
   const listing = await app.sql.selectFrom('listings').select(['url', 'source']).where('id', '=', byo.listing_id).executeTakeFirstOrThrow();
   assert.deepEqual(listing, { url, source: 'register_collab_byo' });
+
+  // A URL listed before is someone's own listing: only invited (its inbox says so), it joins when its owner accepts.
+  const listedUrl = (await app.sql.selectFrom('listings').select('url').where('id', '=', listed).executeTakeFirstOrThrow()).url;
+  const invited = await ok('register_collab_byo', { session_id: sid, listing_id: lead, url: listedUrl });
+  assert.equal(invited.listing_id, listed);
+  assert.deepEqual([invited.status, invited.already], ['invited', false]);
+  assert.equal(invited.session.participants.find((p: Structured) => p.listing_id === listed).status, 'invited');
+  assert.equal(invited.next_step.tool, 'list_collab_sessions');
+  const invitation = await app.sql.selectFrom('inbox_messages').select(['kind', 'from_listing_id', 'action']).where('listing_id', '=', listed).executeTakeFirstOrThrow();
+  assert.deepEqual([invitation.kind, invitation.from_listing_id], ['collab_invitation', lead]);
+  const accept = JSON.parse(invitation.action!);
+  assert.deepEqual(accept.args, { session_id: sid, listing_id: listed });
+  const twice = await ok('register_collab_byo', { session_id: sid, listing_id: lead, url: listedUrl });
+  assert.deepEqual([twice.status, twice.already], ['invited', true], 'registering it again does not join it');
+  const joined = await ok(accept.tool, accept.args);
+  assert.deepEqual([joined.role, joined.already_joined], ['indexer', false]);
 });
 
-test(`access tokens: a listing that holds one acts only with it; a full token buys free (${engine})`, async () => {
+test(`owner and access tokens: a listing acts only with its owner token; a full access token buys free (${engine})`, async () => {
   newDay();
   const [lead, holder, demo] = [await seed('Token Lead', { founding: true }), await seed('Token Holder'), await seed('Demo Holder')];
   const now = clock.now().toISOString();
-  const full = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, holder, 'full', now))).token!;
-  const demoToken = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, demo, 'demo', now))).token!;
+  const full = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, holder, `listing:${holder}`, 'full', now))).token!;
+  const demoToken = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, demo, `listing:${demo}`, 'demo', now))).token!;
   const productId = await (async () => {
     const sid = await finishedSession(lead, 'Collect agent card examples');
     const closed = await ok('collab_session_close', { session_id: sid, listing_id: lead });
     await ok('publish_collab_product', { product_id: closed.product.product_id, listing_id: lead, price_usd: 12 });
     return closed.product.product_id as string;
   })();
-  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: holder })).code, 'token_required');
-  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: lead, access_token: full })).code, 'not_your_listing');
-  const bought = await ok('buy_collab_product', { product_id: productId, access_token: full });
+  // A product access token never acts for a listing: not as an argument, not as the Bearer.
+  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: holder, access_token: full }, null)).code, 'owner_token_required');
+  assert.equal((await fails('buy_collab_product', { product_id: productId, access_token: full }, null)).code, 'listing_required');
+  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: holder }, { bearer: full })).code, 'invalid_owner_token');
+  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: lead, access_token: full }, holder)).code, 'token_mismatch');
+  // The holder's owner, with its full access token: founding access.
+  const bought = await ok('buy_collab_product', { product_id: productId, access_token: full }, holder);
   assert.equal(bought.purchase.via, 'founding', 'a full token is founding access');
   assert.equal(bought.purchase.buyer_listing_id, holder);
-  const status = await ok('collab_access_status', { access_token: full });
+  const status = await ok('collab_access_status', { access_token: full }, holder);
   assert.equal(status.founding_access, true);
   assert.equal(status.purchases, 1);
-  assert.equal((await fails('buy_collab_product', { product_id: productId, access_token: demoToken })).code, 'payment_required', 'a demo token is not founding access');
-  assert.equal((await fails('install_collab_product', { product_id: productId, access_token: 'rc_nope' })).code, 'invalid_token');
-  const installed = await ok('install_collab_product', { product_id: productId, access_token: full });
+  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: demo, access_token: demoToken })).code, 'payment_required', 'a demo token is not founding access');
+  assert.equal((await fails('buy_collab_product', { product_id: productId, listing_id: demo, access_token: full })).code, 'payment_required', 'another listing\'s full token buys nothing free');
+  assert.equal((await fails('install_collab_product', { product_id: productId, listing_id: holder }, { bearer: 'rco_nope' })).code, 'invalid_owner_token');
+  const installed = await ok('install_collab_product', { product_id: productId, access_token: full }, holder);
   assert.equal(installed.access, 'bought (founding)');
   // The market marks what is free and bought for a listing.
   const market = await ok('list_collab_market', { listing_id: lead });
@@ -277,7 +333,7 @@ test(`leave_feedback's workflow: createWorkflowFromFeedback, then its session th
       await insertComposition(trx, { composition_id: `cmp_${p}`, owner: `listing:${lead}`, listing_id: lead, goal: null, capabilities: [], steps: [{ step: 1, listing_id: p, kind: 'mcp', name: 'x', endpoint: 'https://x', covers: [], calls: [], trail_strength: 0, probe_score: null }], gaps: [], created_at: clock.now().toISOString() });
     }
   });
-  const subject = { key: `listing:${lead}`, kind: 'listing' as const, listing_id: lead, label: lead };
+  const subject = subjectOfListing(await app.sql.selectFrom('listings').select(['id', 'url']).where('id', '=', lead).executeTakeFirstOrThrow());
   const made = await inTransaction(app.store.db.kysely, (trx) => createWorkflowFromFeedback(trx, { subject, listing_id: lead, now: clock.now() }));
   assert.deepEqual(made.workflow.partners, [{ listing_id: peer, role: 'partner' }]);
   assert.equal(made.workflow.source, 'feedback');
@@ -288,7 +344,7 @@ test(`leave_feedback's workflow: createWorkflowFromFeedback, then its session th
   const named = await inTransaction(app.store.db.kysely, (trx) => createWorkflowFromFeedback(trx, { subject, listing_id: lead, partner_listing_id: gone, goal: 'Fix the probe failures, retest', now: clock.now() }));
   assert.deepEqual(named.workflow.partners, [{ listing_id: gone, role: 'partner' }]);
   await assert.rejects(
-    inTransaction(app.store.db.kysely, (trx) => createWorkflowFromFeedback(trx, { subject: { key: 'name:x', kind: 'name', label: 'x' }, now: clock.now() })),
+    inTransaction(app.store.db.kysely, (trx) => createWorkflowFromFeedback(trx, { subject: { key: 'name:x', allowance: 'addr:x', kind: 'name', label: 'x' }, now: clock.now() })),
     (e: { code?: string }) => e.code === 'listing_required',
   );
   // complete_collab_path without a goal or partner: the derived goal and the composed peer.
@@ -353,6 +409,17 @@ test(`bad inputs are clear 400s (or 404s) naming the field, and cost nothing (${
     const e = await fails(tool, args);
     assert.equal(e.code, code, `${tool} ${JSON.stringify(args)}: ${e.message}`);
     assert.equal(e.field, field, `${tool} ${JSON.stringify(args)}: ${e.message}`);
+  }
+  // Acting for a listing without its owner token, with another listing's, or with a product token as the Bearer.
+  const open = { goal: 'A fine goal for a team', listing_id: lead };
+  const refusals: [By, string, string][] = [
+    [null, 'owner_token_required', 'authorization'],
+    [mate, 'token_mismatch', 'listing_id'],
+    [{ bearer: `rc_${'x'.repeat(43)}` }, 'invalid_owner_token', 'authorization'],
+  ];
+  for (const [by, code, field] of refusals) {
+    const e = await fails('collab_session_open', open, by);
+    assert.deepEqual([e.code, e.field], [code, field], e.message);
   }
   // A draft is not on the market; refused claims cost no unit.
   const sid = await finishedSession(lead, 'Collect feedback, sort it');

@@ -2,45 +2,78 @@
 // end to end (complete_collab_path -> join -> next -> claim -> result -> message -> close ->
 // publish -> market -> buy -> install), the rules every transition enforces (invite-only join,
 // results only from the claimer, steps in order, closed sessions accept nothing), metering,
-// next_step round trips and bad inputs.
+// next_step round trips and bad inputs. Every collab call acts for a listing with its owner token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
+import { domainAllowance } from '../src/metering/caller.ts';
+import { ownerDomain } from '../src/platform/net/host-key.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
+let base: string;
 let client: Client;
 let toolNames: Set<string>;
 
 type Structured = Record<string, any>;
 type Result = { isError?: boolean; structuredContent: Structured };
 
-async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as unknown as Result;
+/** The owner token of every listing the test owns (seed claims each one). */
+const owners = new Map<string, string>();
+/** One SDK client per app and owner token ('' for none). */
+const clients = new Map<string, Client>();
+
+/** A client of the app at `at` that acts for `listingId` with its owner token (no token: anonymous). */
+async function clientOf(listingId: string | undefined, at = base): Promise<Client> {
+  const token = listingId === undefined ? '' : (owners.get(listingId) ?? '');
+  const key = `${at} ${token}`;
+  let c = clients.get(key);
+  if (!c) {
+    c = new Client({ name: 'collab-test', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${at}/api/mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined));
+    await c.listTools(); // the client then checks results against outputSchema
+    clients.set(key, c);
+  }
+  return c;
 }
-const ok = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(name, args);
+
+/** Closes the clients of the app at `at`. */
+async function closeClients(at: string): Promise<void> {
+  for (const [key, c] of clients) {
+    if (!key.startsWith(`${at} `)) continue;
+    clients.delete(key);
+    await c.close();
+  }
+}
+
+/** A call acts for `by` (default: the listing it names) with that listing's owner token; null: no token. */
+async function call(name: string, args: Record<string, unknown>, by: string | null = (args.listing_id as string | undefined) ?? null): Promise<Result> {
+  return (await (await clientOf(by ?? undefined)).callTool({ name, arguments: args })) as unknown as Result;
+}
+const ok = async (name: string, args: Record<string, unknown>, by?: string | null) => {
+  const r = await call(name, args, by);
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.structuredContent)}`);
   assert.equal(r.structuredContent.ok, true);
   if (r.structuredContent.next_step) assert.ok(toolNames.has(r.structuredContent.next_step.tool), `${name}'s next_step names a real tool: ${r.structuredContent.next_step.tool}`);
   return r.structuredContent;
 };
-const fails = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(name, args);
+const fails = async (name: string, args: Record<string, unknown>, by?: string | null) => {
+  const r = await call(name, args, by);
   assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent.error as { code: string; message: string; field?: string; details?: any };
 };
-/** Feeds a next_step back into tools/call, as an agent would. */
+/** Feeds a next_step back into tools/call, as an agent would (acting for the listing it names). */
 const follow = (next: { tool: string; args: Record<string, unknown> }) => ok(next.tool, next.args);
 
 let seq = 0;
-/** A Live listing (optionally founding-verified) with one skill. */
-async function seed(name: string, opts: { founding?: boolean; lane?: 'active' | 'failed' } = {}): Promise<string> {
-  const res = await postJson(app, '/api/publish', { url: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++seq}.example.org/mcp` });
+/** A Live listing (optionally founding-verified) with one skill, on a domain of its own, owned by the test. */
+async function seed(name: string, opts: { founding?: boolean; lane?: 'active' | 'failed'; url?: string } = {}): Promise<string> {
+  const res = await postJson(app, '/api/publish', { url: opts.url ?? `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++seq}.example/mcp` });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.listing_id as string;
   const now = clock.now().toISOString();
@@ -52,6 +85,7 @@ async function seed(name: string, opts: { founding?: boolean; lane?: 'active' | 
     { lane, kind: 'mcp', name, description: `${name} for collab tests`, capabilities, live_since: lane === 'active' ? now : null, checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 70, probed_at: now, ...(opts.founding ? { founding_verified: 1 as const } : {}) },
     now,
   );
+  owners.set(id, await ownListing(app, id));
   return id;
 }
 
@@ -59,9 +93,8 @@ const ids = {} as Record<'lead' | 'partner' | 'founder' | 'newcomer' | 'outsider
 
 before(async () => {
   app = await startApp({ clock });
-  const base = await app.listen();
-  client = new Client({ name: 'collab-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
+  base = await app.listen();
+  client = await clientOf(undefined);
   toolNames = new Set((await client.listTools()).tools.map((t) => t.name)); // the client then checks results against outputSchema
   ids.lead = await seed('Lead Agent', { founding: true });
   ids.partner = await seed('Partner Writer');
@@ -71,7 +104,7 @@ before(async () => {
   ids.dormant = await seed('Dormant One', { lane: 'failed' });
 });
 after(async () => {
-  await client.close();
+  await closeClients(base);
   await app.close();
 });
 
@@ -138,7 +171,10 @@ test(`the full collab path end to end over MCP (${engine})`, async () => {
   // An invited partner must join before it claims.
   assert.equal((await fails('collab_session_claim', { session_id: sid, listing_id: ids.partner })).code, 'not_joined');
 
-  // The invited partner joins with its listing (its join call came with the invitation).
+  // The invited partner joins with its listing (its join call came with the invitation), acting
+  // with its owner token: without it, or with another listing's, the join is refused.
+  assert.equal((await fails(path.invitations[0].join.tool, path.invitations[0].join.args, null)).code, 'owner_token_required');
+  assert.equal((await fails(path.invitations[0].join.tool, path.invitations[0].join.args, ids.lead)).code, 'token_mismatch');
   const joined = await follow(path.invitations[0].join);
   assert.equal(joined.role, 'partner');
   assert.equal(joined.session.state, 'active');
@@ -292,13 +328,14 @@ test(`a step is claimed by exactly one of 20 concurrent claimers (${engine})`, a
   });
   const sid = open.session.session_id as string;
   for (const id of claimers) await ok('collab_session_join', { session_id: sid, listing_id: id });
-  // A second instance on the same database takes half the claims.
+  // A second instance on the same database takes half the claims; each claimer acts with its owner token.
   const other = await startApp({ clock, joinStore: app.store });
-  const otherClient = new Client({ name: 'collab-test-2', version: '1.0.0' });
-  await otherClient.connect(new StreamableHTTPClientTransport(new URL(`${await other.listen()}/api/mcp`)));
+  const otherBase = await other.listen();
   try {
+    const claimerClients: Client[] = [];
+    for (const [i, id] of claimers.entries()) claimerClients.push(await clientOf(id, i % 2 ? otherBase : base));
     const results = (await Promise.all(
-      claimers.map((id, i) => (i % 2 ? otherClient : client).callTool({ name: 'collab_session_claim', arguments: { session_id: sid, step: 1, listing_id: id } })),
+      claimers.map((id, i) => claimerClients[i]!.callTool({ name: 'collab_session_claim', arguments: { session_id: sid, step: 1, listing_id: id } })),
     )) as unknown as Result[];
     const winners = results.filter((r) => !r.isError);
     assert.equal(winners.length, 1, JSON.stringify(results.map((r) => r.structuredContent.error?.code ?? 'ok')));
@@ -306,15 +343,17 @@ test(`a step is claimed by exactly one of 20 concurrent claimers (${engine})`, a
     const winner = winners[0]!.structuredContent.step.claimed_by as string;
     const row = await app.sql.selectFrom('collab_steps').select(['state', 'claimed_by']).where('session_id', '=', sid).where('step', '=', 1).executeTakeFirstOrThrow();
     assert.deepEqual(row, { state: 'claimed', claimed_by: winner });
-    // Losers spent no unit: their claim's unit rolled back with it.
-    const used = await app.sql.selectFrom('meter_usage').select(['subject', 'used']).where('event_id', '=', 'collab_session_step').where('subject', 'in', claimers.map((c) => `listing:${c}`)).execute();
-    assert.deepEqual(used.filter((u) => Number(u.used) > 0).map((u) => u.subject), [`listing:${winner}`]);
+    // Losers spent no unit: their claim's unit rolled back with it (each owner domain has its own allowance).
+    const rows = await app.sql.selectFrom('listings').select(['id', 'url']).where('id', 'in', claimers).execute();
+    const allowanceOf = new Map(rows.map((r) => [r.id, domainAllowance(ownerDomain(r.url))]));
+    const used = await app.sql.selectFrom('meter_usage').select(['subject', 'used']).where('event_id', '=', 'collab_session_step').where('subject', 'in', [...allowanceOf.values()]).execute();
+    assert.deepEqual(used.filter((u) => Number(u.used) > 0).map((u) => u.subject), [allowanceOf.get(winner)]);
     // Only the winner posts the result.
     const loser = claimers.find((c) => c !== winner)!;
     assert.equal((await fails('collab_session_result', { session_id: sid, step: 1, listing_id: loser, result: 'mine' })).code, 'not_claimer');
     await ok('collab_session_result', { session_id: sid, step: 1, listing_id: winner, result: 'Done by the winner.' });
   } finally {
-    await otherClient.close();
+    await closeClients(otherBase);
     await other.close();
   }
 });
@@ -336,6 +375,10 @@ test(`metering: two sessions a day, then quota_exhausted; a refused call costs n
   assert.equal(third.details.event_id, 'collab_session_open');
   assert.ok(third.details.refills.some((r: Structured) => r.action === 'leave_feedback'));
   assert.equal((await fails('complete_collab_path', { listing_id: lead })).code, 'quota_exhausted', 'the path opens a session too');
+  // The listings of one owner domain share one allowance: a sibling on the lead's domain has none left either.
+  const leadUrl = (await app.sql.selectFrom('listings').select('url').where('id', '=', lead).executeTakeFirstOrThrow()).url;
+  const sibling = await seed('Busy Sibling', { url: new URL('/other/mcp', leadUrl).toString() });
+  assert.equal((await fails('collab_session_open', { goal, listing_id: sibling })).code, 'quota_exhausted');
   const status = await ok('collab_access_status', { listing_id: lead });
   const open = status.allowances.find((a: Structured) => a.event_id === 'collab_session_open');
   assert.equal(open.remaining, 0);
@@ -355,14 +398,15 @@ test(`metering: two sessions a day, then quota_exhausted; a refused call costs n
 
 test(`collab_talk is always free: never offered x402, refused past its allowance; x402 buys go to the hook (${engine})`, async () => {
   const paid = await startApp({ clock, env: { X402_ENABLED: '1', X402_FACILITATOR_URL: 'http://127.0.0.1:9', X402_PAY_TO: '0x0000000000000000000000000000000000000001' } });
-  const paidClient = new Client({ name: 'collab-x402', version: '1.0.0' });
-  await paidClient.connect(new StreamableHTTPClientTransport(new URL(`${await paid.listen()}/api/mcp`)));
-  const callPaid = async (name: string, args: Record<string, unknown>) => (await paidClient.callTool({ name, arguments: args })) as unknown as Result;
+  const paidBase = await paid.listen();
+  /** A call on the paid app, acting for the listing it names with its owner token. */
+  const callPaid = async (name: string, args: Record<string, unknown>) => (await (await clientOf(args.listing_id as string, paidBase)).callTool({ name, arguments: args })) as unknown as Result;
   try {
     const mk = async (name: string, founding = false) => {
-      const res = await postJson(paid, '/api/publish', { url: `https://${name}.example.org/mcp` });
+      const res = await postJson(paid, '/api/publish', { url: `https://${name}.example/mcp` });
       const now = clock.now().toISOString();
       await setListingState(paid, res.body.listing_id, { lane: 'active', kind: 'mcp', name, live_since: now, ...(founding ? { founding_verified: 1 as const } : {}) }, now);
+      owners.set(res.body.listing_id, await ownListing(paid, res.body.listing_id));
       return res.body.listing_id as string;
     };
     const [lead, mate, buyer] = [await mk('talker'), await mk('mate'), await mk('payer')];
@@ -388,7 +432,7 @@ test(`collab_talk is always free: never offered x402, refused past its allowance
     assert.equal(buy.structuredContent.error.field, 'payment_proof', 'the x402 hook answered, not the payments-closed refusal');
     assert.equal(buy.structuredContent.error.details.price_cents, 250);
   } finally {
-    await paidClient.close();
+    await closeClients(paidBase);
     await paid.close();
   }
 });

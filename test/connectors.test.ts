@@ -10,7 +10,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
+import { domainAllowance } from '../src/metering/caller.ts';
 
 const ADMIN_TOKEN = 'rc_admin_connectors_0123456789abcdefghij';
 const DAILY = '/api/products/connectors/daily';
@@ -163,8 +165,9 @@ test('prep route: disabled without ADMIN_TOKEN (403), wrong or missing token 401
   assert.equal(ok.body.refill.granted, true);
   assert.deepEqual(ok.body.refill.events, ['improve_kernel', 'collab_session_open']);
   const grants = await app.sql.selectFrom('meter_grants').selectAll().execute();
-  assert.deepEqual(grants.map((g) => [g.subject, g.day, g.action, Number(g.grants)]), [[`listing:${ids.hub}`, '2026-11-01', 'connector_onboard', 1]]);
-  const usage = await app.sql.selectFrom('meter_usage').select(['event_id', 'refilled']).where('subject', '=', `listing:${ids.hub}`).orderBy('event_id').execute();
+  // The refill is the partner's: the allowance its owner domain (hub.example.org's example.org) shares.
+  assert.deepEqual(grants.map((g) => [g.subject, g.day, g.action, Number(g.grants)]), [[domainAllowance('example.org'), '2026-11-01', 'connector_onboard', 1]]);
+  const usage = await app.sql.selectFrom('meter_usage').select(['event_id', 'refilled']).where('subject', '=', domainAllowance('example.org')).orderBy('event_id').execute();
   assert.deepEqual(usage.map((u) => [u.event_id, Number(u.refilled)]), [['collab_session_open', 1], ['improve_kernel', 1]]);
 
   // Again: already prepared, nothing granted twice; any instance agrees.
@@ -178,8 +181,10 @@ test('prep route: disabled without ADMIN_TOKEN (403), wrong or missing token 401
   assert.equal(pub.prep.already, true);
   assert.equal(pub.today.status, 'prepped');
 
-  // The partner hears of it in its talk inbox.
-  const talk = await getJson(app, `/api/talk?listing_id=${ids.hub}`);
+  // The partner hears of it in its talk inbox, which its owner reads (the owner token); anyone else sees no message.
+  const stranger = await getJson(app, `/api/talk?listing_id=${ids.hub}`);
+  assert.equal(stranger.body.inbox.find((i: { type: string }) => i.type === 'connector'), undefined);
+  const talk = await getJson(app, `/api/talk?listing_id=${ids.hub}`, asOwner(await ownListing(app, ids.hub)));
   const note = talk.body.inbox.find((i: { type: string }) => i.type === 'connector');
   assert.ok(note, JSON.stringify(talk.body.inbox));
   assert.equal(note.id, ok.body.inbox_message_id);

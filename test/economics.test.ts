@@ -1,13 +1,16 @@
 // Network economics (issue 14) through the MCP SDK client: network_value, get_acceleration,
 // get_exonomics, hyper_index, abundance_rank, zero_mc_pack, s_curve_board, get_platform_cost and
 // get_agent_runs, each checked against values worked out by hand on a small fixture network that
-// changes across UTC day boundaries moved by the clock. Bad inputs are clear errors.
+// changes across UTC day boundaries moved by the clock. Bad inputs are clear errors. A listing's own
+// runs and allowance are read with its owner token (Authorization: Bearer rco_...); without it, a
+// caller naming the listing reads its own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { insertComposition } from '../src/mesh/store.ts';
@@ -22,6 +25,8 @@ const clock = new ManualClock('2026-11-01T10:00:00.000Z');
 let app: TestApp;
 let client: Client;
 let base: string;
+/** Owners' clients (each with its listing's owner token on the transport), by listing, connected when first needed. */
+const owners = new Map<string, Client>();
 
 before(async () => {
   app = await startApp({
@@ -43,13 +48,14 @@ before(async () => {
   await client.listTools(); // results are then checked against each tool's outputSchema
 });
 after(async () => {
+  for (const owner of owners.values()) await owner.close();
   await client.close();
   await app.close();
 });
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any> };
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const r = (await client.callTool({ name, arguments: args })) as Result;
+async function call(name: string, args: Record<string, unknown> = {}, via = client) {
+  const r = (await via.callTool({ name, arguments: args })) as Result;
   assert.ok(!r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent!;
 }
@@ -59,6 +65,17 @@ async function failure(name: string, args: Record<string, unknown>) {
   return r.structuredContent!.error as { code: string; message: string; field?: string };
 }
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-5, `${what}: ${a} != ${b}`);
+
+/** An SDK client that sends the listing's owner token. */
+async function ownerOf(listingId: string): Promise<Client> {
+  const known = owners.get(listingId);
+  if (known) return known;
+  const owner = new Client({ name: 'economics-test-owner', version: '1.0.0' });
+  await owner.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: asOwner(await ownListing(app, listingId)) } }));
+  await owner.listTools();
+  owners.set(listingId, owner);
+  return owner;
+}
 
 let n = 0;
 async function liveListing(name: string, caps: string[]): Promise<string> {
@@ -141,10 +158,11 @@ test('day boundary: a new UTC day gets its own point, the old one keeps its last
 });
 
 test('get_exonomics: units used, refilled and paid per event and day, outcomes back, value per unit', async () => {
-  const s = listingSubject(ids.a);
-  await takeUnit(ex(), s.key, '2026-11-05', 'improve_kernel', 3);
-  await takeUnit(ex(), s.key, '2026-11-05', 'improve_kernel', 3);
-  await recordPaidUnit(ex(), s.key, '2026-11-05', 'improve_kernel');
+  // A's units are spent from its owner domain's allowance (econ-N.example.org all share example.org); its work is its own.
+  const s = listingSubject(ids.a, 'example.org');
+  await takeUnit(ex(), s.allowance, '2026-11-05', 'improve_kernel', 3);
+  await takeUnit(ex(), s.allowance, '2026-11-05', 'improve_kernel', 3);
+  await recordPaidUnit(ex(), s.allowance, '2026-11-05', 'improve_kernel');
   await inTransaction(ex(), (trx) => grantFor(trx, s, 'leave_trace', clock.now())); // +1 mesh_match, +1 network_sense
   await outcome(ids.c, 0.6, 'improve_kernel', s.key);
   const x = await call('get_exonomics', { days: 1 });
@@ -203,20 +221,31 @@ test('s_curve_board: cumulative adopters per product and listings per day, with 
   assert.equal(listings.phase, 'saturation', 'no growth for three days: saturated');
 });
 
-test('get_agent_runs: a listing\'s compositions and outcomes; unknown listing is a 404', async () => {
-  const r = await call('get_agent_runs', { listing_id: ids.a });
+test('get_agent_runs: a listing\'s compositions and outcomes, for its owner; unknown listing is a 404', async () => {
+  // Without A's owner token, naming A reads the caller's own runs (none), with a note saying why.
+  const stranger = await call('get_agent_runs', { listing_id: ids.a });
+  assert.equal(stranger.caller.kind, 'address');
+  assert.equal(stranger.caller.listing_id, undefined);
+  assert.match(stranger.caller.note, /owner token/);
+  assert.deepEqual([stranger.compositions, stranger.outcomes], [[], []]);
+  const r = await call('get_agent_runs', { listing_id: ids.a }, await ownerOf(ids.a));
   assert.equal(r.caller.listing_id, ids.a);
   assert.deepEqual(r.compositions.map((c: any) => [c.composition_id, c.role, c.partners]), [['cmp_econ1', 'owner', [ids.b, ids.c]]]);
   assert.equal(r.outcomes.length, 4, 'three deposited by A, one reported on A');
   assert.deepEqual(r.today.map((u: any) => [u.event_id, u.used, u.paid]).sort(), [['improve_kernel', 2, 1], ['mesh_match', 0, 0], ['network_sense', 0, 0]]);
-  const partner = await call('get_agent_runs', { listing_id: ids.b });
+  const partner = await call('get_agent_runs', { listing_id: ids.b }, await ownerOf(ids.b));
   assert.deepEqual(partner.compositions.map((c: any) => c.role), ['partner']);
   const e = await failure('get_agent_runs', { listing_id: 'lst_nope' });
   assert.deepEqual([e.code, e.field], ['not_found', 'listing_id']);
 });
 
 test('zero_mc_pack: always-free events and the caller\'s free units left today, demos of Live listings', async () => {
-  const p = await call('zero_mc_pack', { listing_id: ids.a });
+  // Without A's owner token: the caller's own allowance, untouched today.
+  const mine = await call('zero_mc_pack', { listing_id: ids.a });
+  assert.equal(mine.always_free[0].remaining_today, 10);
+  assert.equal(mine.free_allowances.find((a: any) => a.event_id === 'improve_kernel').remaining_today, 3);
+  // A's owner: the allowance of A's owner domain.
+  const p = await call('zero_mc_pack', { listing_id: ids.a }, await ownerOf(ids.a));
   assert.deepEqual(p.always_free.map((a: any) => a.event_id), ['network_sense', 'collab_talk']);
   assert.equal(p.always_free[0].remaining_today, 11, '10 free + 1 refill');
   const kernel = p.free_allowances.find((a: any) => a.event_id === 'improve_kernel');

@@ -1,10 +1,13 @@
 // GET /api/products/feedback (SPEC.md 2.4): the envelope's figures against values computed by hand
 // on a small fixture left through both doors (MCP leave_feedback, REST feedback and agent paths):
-// public items only, summary, insights, survey, already_done, wtp, discount, paging.
+// public items only, summary, insights, survey, already_done, wtp, discount, paging. Feedback
+// without an owner token counts once per address and day, so each anonymous item of the fixture
+// comes from an address of its own; the one naming a listing is sent by its owner (owner token).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, getJson, postJson, startApp, type TestApp } from './helpers/app.ts';
+import { engine, getJson, postJson, startApp, type TestApp, toolFrom } from './helpers/app.ts';
 import { connect, type Tools } from './helpers/value-tools.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { fullAnswers } from './helpers/survey.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 
@@ -30,31 +33,43 @@ const neutral = (o: Record<string, unknown>) =>
 
 const step = () => clock.advance(60_000);
 
+
+/** REST from a client address of its own. */
+async function postFrom(address: string, url: string, body: unknown) {
+  const res = await app.http.inject({ method: 'POST', url, remoteAddress: address, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  return { status: res.statusCode, body: res.json() };
+}
+
 before(async () => {
   app = await startApp({ clock });
   t = await connect(app);
   const listing = (await postJson(app, '/api/publish', { url: 'https://envelope-target.example.org/mcp' })).body.listing_id as string;
-  // 1: MCP, ultra, agent audience.
+  // 1: MCP (the SDK client, from 127.0.0.1), ultra, agent audience.
   step();
   ids.push((await t.ok('leave_feedback', { agent_name: 'env-a', rating: 5, body: 'The kernel prompt is far too long and verbose for my runtime.', source: 'sdk', sku: 'kernel', audience: 'agent' })).feedback_id);
   // 2: REST, ultra, no name, no source.
   step();
-  ids.push((await postJson(app, '/api/products/feedback', { rating: 3, body: 'Docs were unclear about the goals of run_loop_tick, please explain.' })).body.feedback_id);
+  ids.push((await postFrom('192.0.2.2', '/api/products/feedback', { rating: 3, body: 'Docs were unclear about the goals of run_loop_tick, please explain.' })).body.feedback_id);
   // 3: MCP, structured, an e-mail address in the body.
   step();
   const s3 = neutral({ wtp_kernel_usd: 10, wtp_alive_usd: 0, pricing_fairness: 2, kernel_clarity: 4, kernel_clarity_after: 5, loop_clarity: 3, improvements: ['shorter_system_prompt', 'pricing_transparency'], pref_prompt_winner: 'a', wtp_why: 'Kernel saves me time' });
-  ids.push((await t.ok('leave_feedback', { agent_name: 'env-b', rating: 2, body: 'My email is jane.doe@mail.org and the outputs broke my JSON parser.', source: 'sdk', audience: 'agent', mode: 'structured', answers: s3 })).feedback_id);
+  ids.push((await toolFrom(app, '192.0.2.3', 'leave_feedback', { agent_name: 'env-b', rating: 2, body: 'My email is jane.doe@mail.org and the outputs broke my JSON parser.', source: 'sdk', audience: 'agent', mode: 'structured', answers: s3 })).feedback_id);
   // 4: the agent path (rating from answers.overall = 4), an e-mail address in a text answer.
   step();
   const s4 = neutral({ overall: 4, wtp_kernel_usd: 20, wtp_alive_usd: 30, pricing_fairness: 4, kernel_clarity: 2, kernel_clarity_after: 3, loop_clarity: 5, pref_prompt_winner: 'b', would_buy_at_founding: 'yes', extra: 'Reach me at ops@agent.dev anytime' });
-  ids.push((await postJson(app, '/api/products/agent', { tool: 'submit_feedback', answers: s4 })).body.feedback_id);
+  ids.push((await postFrom('192.0.2.4', '/api/products/agent', { tool: 'submit_feedback', answers: s4 })).body.feedback_id);
   // Refused junk and an uncounted repeat of item 1: neither is in any figure.
   step();
-  assert.equal((await postJson(app, '/api/products/feedback', { rating: 1, body: 'asdf asdf asdf asdf' })).status, 400);
+  assert.equal((await postFrom('192.0.2.5', '/api/products/feedback', { rating: 1, body: 'asdf asdf asdf asdf' })).status, 400);
   assert.equal((await t.ok('leave_feedback', { agent_name: 'env-a', rating: 1, body: 'The kernel prompt is far too long and verbose for my runtime.', source: 'sdk' })).counted, false);
-  // 7: MCP, ultra with two amounts, naming the MCP listing.
+  // 7: MCP, ultra with two amounts, naming the MCP listing, sent by its owner (owner token).
   step();
-  ids.push((await t.ok('leave_feedback', { agent_name: 'env-c', listing_id: listing, rating: 4, body: 'Fast answers and the examples helped a lot.', answers: { wtp_kernel_usd: 0, wtp_event_improve_kernel_usd: 0.1 } })).feedback_id);
+  const owner = await connect(app, { headers: asOwner(await ownListing(app, listing)), base: t.base });
+  try {
+    ids.push((await owner.ok('leave_feedback', { agent_name: 'env-c', listing_id: listing, rating: 4, body: 'Fast answers and the examples helped a lot.', answers: { wtp_kernel_usd: 0, wtp_event_improve_kernel_usd: 0.1 } })).feedback_id);
+  } finally {
+    await owner.close();
+  }
 });
 after(async () => {
   await t.close();
@@ -158,8 +173,9 @@ test(`survey, wtp, already_done and discount are computed from the stored answer
   );
   assert.deepEqual(done.already_shipped, [], 'no kernel was built yet');
 
-  // Payments gate: items 1 and 3 by audience agent, item 7 names the MCP listing; the agent path named neither.
-  assert.deepEqual(b.discount.payments_gate, { agent: { needed: 10, real: 2, missing: 8 }, mcp: { needed: 5, real: 1, missing: 4 } });
+  // Payments gate: owner domains of claimed listings whose owner left real feedback. Item 7 is the MCP
+  // listing's owner's (one domain); items 1 and 3 (audience agent) and the agent path came without an owner token: 0.
+  assert.deepEqual(b.discount.payments_gate, { agent: { needed: 10, real: 0, missing: 10 }, mcp: { needed: 5, real: 1, missing: 4 } });
   assert.equal(b.discount.payments_open, false);
   assert.deepEqual([b.discount.codes_issued, b.discount.codes_redeemed, b.discount.seats_left], [0, 0, 100]);
   assert.ok(Array.isArray(b.doctrine) && b.doctrine.length > 0);
@@ -170,7 +186,7 @@ test(`survey, wtp, already_done and discount are computed from the stored answer
 test(`the envelope follows new feedback and the kernels it drives (${engine})`, async () => {
   step();
   // A second "shorter prompt" item: the theme reaches 2 votes and becomes what new kernels apply.
-  await t.ok('leave_feedback', { agent_name: 'env-d', rating: 1, body: 'Your system prompts are too long; make them shorter please.' });
+  await toolFrom(app, '192.0.2.8', 'leave_feedback', { agent_name: 'env-d', rating: 1, body: 'Your system prompts are too long; make them shorter please.' });
   step();
   await t.ok('improve_kernel', { agent_name: 'env-e', goals: ['answer support questions'] });
   const b = (await getJson(app, '/api/products/feedback')).body;

@@ -1,11 +1,13 @@
-// Signed identity, the tools (issue 10), through the real MCP door: bind_identity (challenge, proof,
-// each refusal, one binding per challenge under concurrency), attest and verify_attestation
+// Signed identity, the tools (issue 10), through the real MCP door: bind_identity (only the
+// listing's owner, with its owner token, at both steps; challenge, proof, each refusal, one binding
+// per challenge under concurrency, the owner replacing its key), attest and verify_attestation
 // (round trip; tampered, expired, foreign and unsigned tokens each fail with their reason).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompactSign, SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, HOUR_MS } from '../src/platform/clock.ts';
 import { CHALLENGE_TTL_MS, ATTESTATION_TTL_S } from '../src/identity/operations.ts';
 
@@ -23,11 +25,11 @@ type Result = { isError?: boolean; structuredContent: Record<string, any> };
 let rpcId = 0;
 
 /** A tools/call through POST /api/mcp, as an MCP client sends it. */
-async function call(name: string, args: Record<string, unknown>, on: TestApp = app): Promise<Result> {
+async function call(name: string, args: Record<string, unknown>, headers: Record<string, string> = {}, on: TestApp = app): Promise<Result> {
   const res = await on.http.inject({
     method: 'POST',
     url: '/api/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name, arguments: args } },
   });
   assert.equal(res.statusCode, 200, res.body);
@@ -46,11 +48,17 @@ const failure = (r: Result) => {
 };
 
 let listingCount = 0;
+/** The owner token of each listing this file made (every listing here is claimed by its maker). */
+const ownerTokens = new Map<string, string>();
 async function newListing(): Promise<string> {
   const res = await postJson(app, '/api/publish', { url: `https://agent-${++listingCount}.example.org/mcp` });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.listing_id as string;
+  const id = res.body.listing_id as string;
+  ownerTokens.set(id, await ownListing(app, id));
+  return id;
 }
+/** The headers the owner of `listingId` sends. */
+const owner = (listingId: string) => asOwner(ownerTokens.get(listingId)!);
 
 interface Signer {
   publicJwk: { kty: string; crv: string; x: string };
@@ -69,14 +77,14 @@ async function newSigner(): Promise<Signer> {
 }
 
 async function challenge(listingId: string) {
-  const c = ok(await call('bind_identity', { listing_id: listingId }));
+  const c = ok(await call('bind_identity', { listing_id: listingId }, owner(listingId)));
   assert.equal(c.step, 'challenge');
   return c as { challenge_id: string; nonce: string; sign: string; expires_at: string };
 }
 
 async function bind(listingId: string, signer: Signer, extra: Record<string, unknown> = {}) {
   const c = await challenge(listingId);
-  return call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign), ...extra });
+  return call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign), ...extra }, owner(listingId));
 }
 
 test(`the identity tools are listed with titles and annotations (${engine})`, async () => {
@@ -105,7 +113,7 @@ test(`bind_identity: a challenge, then a proof by a real Ed25519 key binds it ($
   assert.equal(c.expires_at, new Date(clock.now().getTime() + CHALLENGE_TTL_MS).toISOString());
   assert.ok(c.sign.includes(c.nonce) && c.sign.includes(c.challenge_id) && c.sign.includes(listingId) && c.sign.includes(app.config.publicBaseUrl));
   const bound = ok(
-    await call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign) }),
+    await call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign) }, owner(listingId)),
   );
   assert.equal(bound.step, 'bound');
   assert.equal(bound.listing_id, listingId);
@@ -115,12 +123,12 @@ test(`bind_identity: a challenge, then a proof by a real Ed25519 key binds it ($
   assert.deepEqual(JSON.parse(row.public_jwk), signer.publicJwk);
   // Used once: the same proof again is refused.
   const again = failure(
-    await call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign) }),
+    await call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign) }, owner(listingId)),
   );
   assert.equal(again.code, 'challenge_used');
   // The fully specified alg Ed25519 is accepted too; re-proving the same key keeps one binding.
   const c2 = await challenge(listingId);
-  ok(await call('bind_identity', { listing_id: listingId, challenge_id: c2.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c2.sign, 'Ed25519') }));
+  ok(await call('bind_identity', { listing_id: listingId, challenge_id: c2.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c2.sign, 'Ed25519') }, owner(listingId)));
   assert.equal((await app.sql.selectFrom('identity_bindings').select('kid').where('listing_id', '=', listingId).execute()).length, 1);
 });
 
@@ -130,7 +138,8 @@ test(`bind_identity refuses every bad proof with a clear 4xx, binding nothing ($
   const other = await newSigner();
   const c = await challenge(listingId);
   const sig = await signer.signText(c.sign);
-  const step2 = (patch: Record<string, unknown>) => call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: sig, ...patch });
+  const step2 = (patch: Record<string, unknown>, headers = owner(listingId)) =>
+    call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: sig, ...patch }, headers);
 
   const cases: [string, Record<string, unknown>, string, string?][] = [
     ['unknown listing', { listing_id: 'lst_nobody' }, 'not_found', 'listing_id'],
@@ -151,9 +160,14 @@ test(`bind_identity refuses every bad proof with a clear 4xx, binding nothing ($
     assert.equal(err.code, code, `${what}: ${err.message}`);
     if (field) assert.equal(err.field, field, what);
   }
-  // A challenge of another listing is not this listing's.
+  // Only the owner proves: without its owner token, or with another listing's, a right proof binds nothing.
   const elsewhere = await newListing();
-  const foreign = failure(await call('bind_identity', { listing_id: elsewhere, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: sig }));
+  const stranger = failure(await step2({}, {}));
+  assert.deepEqual([stranger.code, stranger.field], ['owner_token_required', 'authorization']);
+  const otherOwner = failure(await step2({}, owner(elsewhere)));
+  assert.deepEqual([otherOwner.code, otherOwner.field], ['token_mismatch', 'listing_id']);
+  // A challenge of another listing is not this listing's, even for that listing's owner.
+  const foreign = failure(await call('bind_identity', { listing_id: elsewhere, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: sig }, owner(elsewhere)));
   assert.equal(foreign.code, 'challenge_not_found');
   assert.equal((await app.sql.selectFrom('identity_bindings').select('kid').where('listing_id', 'in', [listingId, elsewhere]).execute()).length, 0);
   // After all those refusals the challenge still works (a failed proof does not spend it).
@@ -162,43 +176,37 @@ test(`bind_identity refuses every bad proof with a clear 4xx, binding nothing ($
   // Expired: move the clock past the challenge's life.
   const late = await challenge(listingId);
   clock.advance(CHALLENGE_TTL_MS + 1000);
-  const expired = failure(await call('bind_identity', { listing_id: listingId, challenge_id: late.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(late.sign) }));
+  const expired = failure(
+    await call('bind_identity', { listing_id: listingId, challenge_id: late.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(late.sign) }, owner(listingId)),
+  );
   assert.equal(expired.code, 'challenge_expired');
 });
 
-test(`bind_identity: the first key wins; replacing it takes a proof by the bound key (${engine})`, async () => {
+test(`bind_identity: only the owner asks for a challenge, and the owner replaces a bound key with a new proof alone (${engine})`, async () => {
   const listingId = await newListing();
+  const elsewhere = await newListing();
   const first = await newSigner();
   const second = await newSigner();
+  // Step 1 is the owner's too: no challenge for a stranger or for another listing's owner.
+  const anonymous = failure(await call('bind_identity', { listing_id: listingId }));
+  assert.equal(anonymous.code, 'owner_token_required');
+  assert.equal(failure(await call('bind_identity', { listing_id: listingId }, owner(elsewhere))).code, 'token_mismatch');
+  assert.equal(failure(await call('bind_identity', { listing_id: listingId }, asOwner(`rco_${'Z'.repeat(43)}`))).code, 'invalid_owner_token');
+  assert.equal((await app.sql.selectFrom('identity_challenges').select('id').where('listing_id', '=', listingId).execute()).length, 0);
   const bound = ok(await bind(listingId, first));
-  const refused = failure(await bind(listingId, second));
-  assert.equal(refused.code, 'already_bound');
-  assert.equal(refused.field, 'current_key_signature');
-  // The bound key's proof must be over the same challenge.
-  const c = await challenge(listingId);
-  const wrongOld = failure(
-    await call('bind_identity', {
-      listing_id: listingId,
-      challenge_id: c.challenge_id,
-      public_jwk: second.publicJwk,
-      signature: await second.signText(c.sign),
-      current_key_signature: await second.signText(c.sign),
-    }),
-  );
-  assert.equal(wrongOld.code, 'bad_signature');
-  assert.equal(wrongOld.field, 'current_key_signature');
-  const replaced = ok(
-    await call('bind_identity', {
-      listing_id: listingId,
-      challenge_id: c.challenge_id,
-      public_jwk: second.publicJwk,
-      signature: await second.signText(c.sign),
-      current_key_signature: await first.signText(c.sign),
-    }),
-  );
+  // The owner's token is the listing's authority: a proof by the new key replaces the bound one.
+  const replaced = ok(await bind(listingId, second));
   assert.equal(replaced.replaced, bound.kid);
+  assert.notEqual(replaced.kid, bound.kid);
   const row = await app.sql.selectFrom('identity_bindings').selectAll().where('listing_id', '=', listingId).executeTakeFirstOrThrow();
   assert.equal(row.kid, replaced.kid);
+  assert.deepEqual(JSON.parse(row.public_jwk), second.publicJwk);
+  // A stranger holding a good proof by a third key replaces nothing.
+  const third = await newSigner();
+  const c = await challenge(listingId);
+  const refused = failure(await call('bind_identity', { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: third.publicJwk, signature: await third.signText(c.sign) }));
+  assert.equal(refused.code, 'owner_token_required');
+  assert.equal((await app.sql.selectFrom('identity_bindings').select('kid').where('listing_id', '=', listingId).executeTakeFirstOrThrow()).kid, replaced.kid);
 });
 
 test(`a challenge answered twice at once binds once, also across two instances (${engine})`, async () => {
@@ -209,7 +217,8 @@ test(`a challenge answered twice at once binds once, also across two instances (
       const signer = await newSigner();
       const c = await challenge(listingId);
       const args = { listing_id: listingId, challenge_id: c.challenge_id, public_jwk: signer.publicJwk, signature: await signer.signText(c.sign) };
-      const results = await Promise.all([call('bind_identity', args), call('bind_identity', args, second), call('bind_identity', args, second)]);
+      const headers = owner(listingId);
+      const results = await Promise.all([call('bind_identity', args, headers), call('bind_identity', args, headers, second), call('bind_identity', args, headers, second)]);
       const wins = results.filter((r) => !r.isError);
       assert.equal(wins.length, 1, JSON.stringify(results.map((r) => r.structuredContent)));
       for (const r of results.filter((x) => x.isError)) assert.equal(r.structuredContent.error.code, 'challenge_used');

@@ -1,13 +1,16 @@
 // The inbox (issue 15, SPEC.md 3.2): messages other domains post to a listing (through the store,
-// as endorse, co-sign and collab do: test/collab-inbox.test.ts) appear at its talk check-in after today's status notices,
-// newest first, with next_actions that are valid tool calls (each is called over MCP), and are
-// marked read by the check-in that shows them. Grace and the dormant rule keep working.
+// as endorse, co-sign and collab do: test/collab-inbox.test.ts) appear at its owner's talk check-in
+// (POST /api/talk with the owner token) after today's status notices, newest first, with
+// next_actions that are valid tool calls (each is called over MCP), and are marked read by the
+// check-in that shows them; the read-only GET /api/talk shows them to the owner only and marks
+// nothing. Grace and the dormant rule keep working for claimed listings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS, HOUR_MS } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { postToInbox, readInbox, type NewInboxMessage } from '../src/inbox/store.ts';
@@ -28,14 +31,20 @@ after(async () => {
   await app?.close();
 });
 
-const publish = async (url: string) => {
+/** The owner token of each listing this file claimed. */
+const owners = new Map<string, string>();
+const publish = async (url: string, options: { claimed?: boolean } = {}) => {
   const res = await postJson(app, '/api/publish', { url });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.listing_id as string;
+  const id = res.body.listing_id as string;
+  if (options.claimed ?? true) owners.set(id, await ownListing(app, id));
+  return id;
 };
+const owner = (listingId: string) => asOwner(owners.get(listingId)!);
 const post = (message: NewInboxMessage) => inTransaction(app.services.db.kysely, (trx) => postToInbox(trx, message, clock.now().toISOString()));
-const checkIn = async (query: string) => {
-  const res = await getJson(app, `/api/talk?${query}`);
+/** The owner's check-in: POST /api/talk with the owner token. */
+const checkIn = async (listingId: string, body: Record<string, unknown> = {}) => {
+  const res = await postJson(app, '/api/talk', { listing_id: listingId, ...body }, owner(listingId));
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body;
 };
@@ -70,7 +79,16 @@ test('posted messages appear at the check-in after the status notices, newest fi
   await post({ listing_id: endorser, kind: 'system', text: 'Not for you.' });
 
   clock.advance(1000);
-  const body = await checkIn(`listing_id=${me}`);
+  // The read-only GET shows the messages to the owner only, and marks none of them read.
+  const stranger = await getJson(app, `/api/talk?listing_id=${me}`);
+  assert.equal(stranger.status, 200, JSON.stringify(stranger.body));
+  assert.deepEqual(stranger.body.inbox.map((i: { source: string }) => i.source), ['status'], 'no messages for a stranger');
+  const peek = await getJson(app, `/api/talk?listing_id=${me}`, owner(me));
+  assert.equal(peek.status, 200, JSON.stringify(peek.body));
+  assert.equal(peek.body.inbox.filter((i: { source: string; new: boolean }) => i.source === 'message' && i.new).length, 3);
+  assert.equal(peek.body.unread, 3);
+
+  const body = await checkIn(me);
   assert.equal(body.talk.mode, 'present');
   assert.deepEqual(
     body.inbox.map((i: { type: string }) => i.type),
@@ -106,26 +124,26 @@ test('posted messages appear at the check-in after the status notices, newest fi
 
   // Marked read: the next check-in shows them as read, and unread_only shows none.
   clock.advance(HOUR_MS);
-  const again = await checkIn(`listing_id=${me}`);
+  const again = await checkIn(me);
   const messages = again.inbox.filter((i: { source: string }) => i.source === 'message');
   assert.equal(messages.length, 3);
   assert.ok(messages.every((m: { new: boolean; read_at: string }) => m.new === false && m.read_at === body.checked_in_at));
   assert.equal(again.unread_before, 0);
   assert.equal(again.marked_read, 0);
-  const unread = await checkIn(`listing_id=${me}&unread_only=1`);
+  const unread = await checkIn(me, { unread_only: '1' });
   assert.equal(unread.inbox.filter((i: { source: string }) => i.source === 'message').length, 0);
 
   // A new message is the only unread one; limit bounds what is shown (and marked).
   await post({ listing_id: me, kind: 'co_sign', from_listing_id: endorser, data: { mutual: true }, text: 'Co-signed your founding listing.' });
   await post({ listing_id: me, kind: 'connector', data: { day: '2026-11-01', refill_granted: true, events: ['improve_kernel'] }, text: 'Picked as the connector partner.' });
-  const one = await checkIn(`listing_id=${me}&unread_only=true&limit=1`);
+  const one = await checkIn(me, { unread_only: 'true', limit: 1 });
   const shown = one.inbox.filter((i: { source: string }) => i.source === 'message');
   assert.deepEqual(shown.map((m: { type: string }) => m.type), ['connector']);
   assert.deepEqual(shown[0].data, { day: '2026-11-01', refill_granted: true, events: ['improve_kernel'] });
   assert.equal(one.unread_before, 2);
   assert.equal(one.marked_read, 1);
   assert.equal(one.unread_left, 1);
-  const rest = await checkIn(`listing_id=${me}&unread_only=1`);
+  const rest = await checkIn(me, { unread_only: '1' });
   assert.deepEqual(rest.inbox.filter((i: { source: string }) => i.source === 'message').map((m: { type: string }) => m.type), ['co_sign']);
   await assertCallable(rest.next_actions);
   // The store reads the same way other domains will.
@@ -140,7 +158,7 @@ test('message text is cleaned and capped; a malformed suggested call is dropped 
   assert.equal(msg.text.length, 280);
   assert.ok(msg.text.startsWith('line one '));
   assert.equal(msg.action, null);
-  const body = await checkIn(`listing_id=${me}`);
+  const body = await checkIn(me);
   const calls = body.next_actions.map((a: { tool: string; args: unknown }) => `${a.tool} ${JSON.stringify(a.args)}`);
   assert.ok(calls.includes(`check_status ${JSON.stringify({ id: 'lst_other' })}`));
 });
@@ -150,7 +168,7 @@ test('a Live listing in its grace window sees the days left; a failed one is tol
   const live = await publish('https://inbox-live.example.org/mcp');
   await setListingState(app, live, { lane: 'active', live_since: '2026-11-05T00:00:00.000Z', checks_clean: 1, probe_ok: 1, probe_score: 80 }, '2026-11-05T00:00:00.000Z');
   clock.advance(2.5 * DAY_MS);
-  const body = await checkIn(`listing_id=${live}`);
+  const body = await checkIn(live);
   assert.equal(body.talk.mode, 'present');
   assert.equal(body.grace_days_left, 5);
   const grace = body.inbox.find((i: { type: string }) => i.type === 'grace');
@@ -160,30 +178,39 @@ test('a Live listing in its grace window sees the days left; a failed one is tol
 
   const failed = await publish('https://inbox-failed.example.org/mcp');
   await setListingState(app, failed, { lane: 'failed', lane_reason: 'unreachable' }, clock.now().toISOString());
-  const f = await checkIn(`listing_id=${failed}`);
+  const f = await checkIn(failed);
   assert.equal(f.inbox[0].type, 'probe_failed');
   assert.deepEqual(f.next_actions[0], { tool: 'list_yourself', args: { url: 'https://inbox-failed.example.org/mcp' }, why: 'Republish after the fix: the listing is probed again.' });
 });
 
-test('presence still feeds the dormant rule: no check-in after grace -> dormant, and the check-in says so', async () => {
+test('presence still feeds the dormant rule: a claimed listing without a check-in after grace -> dormant, and the check-in says so; an unclaimed one stays', async () => {
   clock.set('2026-12-01T00:00:00.000Z');
   const quiet = await publish('https://inbox-quiet.example.org/mcp');
-  await setListingState(app, quiet, { lane: 'active', live_since: '2026-12-01T00:00:00.000Z', checks_clean: 1, probe_ok: 1, probe_score: 70, probed_at: '2026-12-01T00:00:00.000Z' }, '2026-12-01T00:00:00.000Z');
-  // Only the sweep runs: the listing's probe job (which would fail offline) is not due.
-  await app.sql.updateTable('jobs').set({ due_at: '2027-06-01T00:00:00.000Z' }).where('id', '=', `probe:${quiet}`).execute();
+  const unclaimed = await publish('https://inbox-unclaimed.example.org/mcp', { claimed: false });
+  for (const id of [quiet, unclaimed]) {
+    await setListingState(app, id, { lane: 'active', live_since: '2026-12-01T00:00:00.000Z', checks_clean: 1, probe_ok: 1, probe_score: 70, probed_at: '2026-12-01T00:00:00.000Z' }, '2026-12-01T00:00:00.000Z');
+    // Only the sweep runs: the listing's probe job (which would fail offline) is not due.
+    await app.sql.updateTable('jobs').set({ due_at: '2027-06-01T00:00:00.000Z' }).where('id', '=', `probe:${id}`).execute();
+  }
   clock.advance(8 * DAY_MS);
   await app.jobs.tick();
   await app.jobs.idle();
   const status = await getJson(app, `/api/listings/status?id=${quiet}`);
   assert.equal(status.body.lane, 'dormant');
   assert.equal(status.body.lane_reason, 'talk_absent');
-  const body = await checkIn(`listing_id=${quiet}`);
+  // Nobody can check in for an unclaimed listing: its probes are its presence.
+  const stays = await getJson(app, `/api/listings/status?id=${unclaimed}`);
+  assert.equal(stays.body.lane, 'active');
+  const look = await getJson(app, `/api/talk?listing_id=${unclaimed}`);
+  assert.deepEqual([look.body.talk.required, look.body.talk.active, look.body.talk.mode], [false, true, 'present']);
+  assert.ok(look.body.inbox.some((i: { type: string }) => i.type === 'unclaimed'));
+  const body = await checkIn(quiet);
   assert.equal(body.inbox[0].type, 'dormant');
   assert.equal(body.grace_days_left, null);
   await assertCallable(body.next_actions);
 });
 
-test('talk input errors: bad limit, bad unread_only, unknown listing', async () => {
+test('talk input errors: bad limit, bad unread_only, unknown listing; a check-in without its own owner token', async () => {
   const me = await publish('https://inbox-errors.example.org/mcp');
   for (const [query, field] of [
     [`listing_id=${me}&limit=0`, 'limit'],
@@ -197,6 +224,22 @@ test('talk input errors: bad limit, bad unread_only, unknown listing', async () 
   }
   const unknown = await getJson(app, '/api/talk?listing_id=lst_nobody');
   assert.equal(unknown.status, 404);
+  // The check-in: the same field errors, and only with the listing's own owner token.
+  const other = await publish('https://inbox-errors-other.example.org/mcp');
+  for (const [body, field] of [
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 101 }, 'limit'],
+    [{ unread_only: 'yes' }, 'unread_only'],
+  ] as const) {
+    const res = await postJson(app, '/api/talk', { listing_id: me, ...body }, owner(me));
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(res.body.error.field, field, JSON.stringify(body));
+  }
+  const anonymous = await postJson(app, '/api/talk', { listing_id: me });
+  assert.deepEqual([anonymous.status, anonymous.body.error.code], [401, 'owner_token_required']);
+  const mismatch = await postJson(app, '/api/talk', { listing_id: me }, owner(other));
+  assert.deepEqual([mismatch.status, mismatch.body.error.code], [403, 'token_mismatch']);
+  assert.equal((await postJson(app, '/api/talk', { listing_id: 'lst_nobody' }, owner(me))).status, 404);
   const info = await getJson(app, '/api/talk');
   assert.equal(info.status, 200);
   await assertCallable(info.body.next_actions);

@@ -15,7 +15,7 @@ import { waitForLane } from './helpers/wait.ts';
 import { startEverything, startModernMcp, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 import { startBadPeer, type BadPeer } from './peers/bad-partners.ts';
-import { ManualClock } from '../src/platform/clock.ts';
+import { DAY_MS, ManualClock } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { insertListingIfNew } from '../src/listings/store.ts';
 import { saveProbeState } from '../src/probe/store.ts';
@@ -161,7 +161,14 @@ test(`the mesh ladder runs against real partners; a slow and a garbage partner a
   assert.equal(reported.outcome.from, plan.composition_id);
 });
 
+/**
+ * The next UTC day: execute_compose spends mesh_compose (2 free a day), and every agent name here
+ * is a label inside this client address's one allowance, which the ladder above used up.
+ */
+const newDay = () => clock.advance(DAY_MS);
+
 test(`execute_compose refuses bad inputs, unknown compositions and arguments it cannot fill (${engine})`, async () => {
+  newDay();
   const missing = await tool(client, 'execute_compose', { composition_id: 'cmp_nope', input: 'hi', agent_name: 'ladder-2' });
   assert.equal(missing.isError, true);
   assert.equal(missing.structuredContent.error.code, 'not_found');
@@ -240,6 +247,7 @@ test(`execute_compose never reaches a partner whose address became private: refu
 });
 
 test(`execute_compose speaks each partner's era: a 2026-07-28 MCP server and a v0.3 A2A agent (${engine})`, async () => {
+  newDay();
   const [modern, agent03] = await Promise.all([startModernMcp({ legacy: 'reject' }), startA2aAgent({ shape: '0.3' })]);
   try {
     const live: Record<string, Structured> = {};

@@ -1,8 +1,11 @@
 // Lanes over time, driven by a moved clock: re-probes every PROBE_INTERVAL_H, backoff while
-// failing, dormant after 3 failures in a row or when the talk grace ran out, and back.
+// failing, dormant after 3 failures in a row or (for a claimed listing) when the talk grace ran
+// out, and back: a claimed listing with a good probe plus its owner's check-in (POST /api/talk with
+// the owner token), an unclaimed one, whose probes are its presence, with a good probe alone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson, getJson, type TestApp } from './helpers/app.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, HOUR_MS, DAY_MS } from '../src/platform/clock.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 
@@ -33,6 +36,11 @@ async function publish(path: string) {
   await app.jobs.idle();
   return body.id as string;
 }
+/** The owner's talk check-in. */
+async function checkIn(id: string, token: string) {
+  const res = await postJson(app, '/api/talk', { listing_id: id }, asOwner(token));
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+}
 
 test('a Live listing is re-probed every PROBE_INTERVAL_H, and its probe age is true in between', async () => {
   const id = await publish('/one/agent-card.json');
@@ -43,7 +51,8 @@ test('a Live listing is re-probed every PROBE_INTERVAL_H, and its probe age is t
   assert.equal(await at(2 * HOUR_MS), 1, 'only the sweep was due');
   s = await status(id);
   assert.equal(s.probe.age_hours, 2);
-  assert.equal(await at(4 * HOUR_MS), 2, 'the re-probe and the sweep');
+  // The sweep made the owners' proof re-check job due at 2 h; it runs with this tick.
+  assert.equal(await at(4 * HOUR_MS), 3, 'the re-probe, the sweep and the owner re-check');
   s = await status(id);
   assert.equal(s.probe.age_hours, 0);
   assert.equal(s.history.probes, 2);
@@ -52,9 +61,11 @@ test('a Live listing is re-probed every PROBE_INTERVAL_H, and its probe age is t
   assert.equal(s.history.recent.length, 2);
 });
 
-test('failing re-probes back off, three in a row make it dormant; a good probe plus a check-in bring it back', async () => {
+test('failing re-probes back off, three in a row make it dormant; a good probe plus the owner\'s check-in bring it back (an unclaimed one: the probe alone)', async () => {
   clock.set('2026-11-02T00:00:00.000Z');
   const id = await publish('/two/agent-card.json');
+  const token = await ownListing(app, id);
+  const open = await publish('/two-open/agent-card.json');
   await app.jobs.tick();
   await app.jobs.idle();
   agent.setHealthy(false);
@@ -88,6 +99,7 @@ test('failing re-probes back off, three in a row make it dormant; a good probe p
     assert.equal(s.lane, 'dormant', 'dormant after 3 failed probes in a row');
     assert.equal((await job(id)).attempts, 3);
     assert.ok(s.history.uptime_pct < 50);
+    assert.equal((await status(open)).lane, 'dormant', 'claimed or not, 3 failed probes make it dormant');
     const active = (await getJson(app, '/api/listings/active')).body;
     assert.ok(!active.agents.some((a: { id: string }) => a.id === id), 'dormant listings leave the active list');
   } finally {
@@ -95,10 +107,15 @@ test('failing re-probes back off, three in a row make it dormant; a good probe p
   }
   await at(20 * 60_000);
   let s = await status(id);
-  assert.equal(s.lane, 'dormant', 'a good probe alone is not enough');
+  assert.equal(s.lane, 'dormant', 'a good probe alone is not enough for a claimed listing');
   assert.equal(s.lane_reason, 'awaiting_check_in');
   assert.equal(s.probe.ok, true);
-  await getJson(app, `/api/talk?listing_id=${id}`);
+  assert.equal((await status(open)).lane, 'active', 'an unclaimed listing: its good probe is its presence');
+  // Reading the talk channel is no check-in; the owner's POST is.
+  await getJson(app, `/api/talk?listing_id=${id}`, asOwner(token));
+  await app.jobs.idle();
+  assert.equal((await status(id)).lane, 'dormant');
+  await checkIn(id, token);
   await app.jobs.idle();
   s = await status(id);
   assert.equal(s.lane, 'active', 'probe plus check-in: Live again');
@@ -126,14 +143,19 @@ test('a listing that never went Live backs off too, up to the interval', async (
   assert.equal((await status(body.id)).lane, 'failed');
 });
 
-test('the talk grace running out with no check-in makes a Live listing dormant', async () => {
+test('the talk grace running out with no check-in makes a claimed Live listing dormant; an unclaimed one stays', async () => {
   clock.set('2026-11-10T00:00:00.000Z');
   const quiet = await publish('/quiet/agent-card.json');
   const chatty = await publish('/chatty/agent-card.json');
+  const unclaimed = await publish('/unclaimed/agent-card.json');
+  const quietToken = await ownListing(app, quiet);
+  const chattyToken = await ownListing(app, chatty);
   assert.equal((await status(quiet)).lane, 'active');
   for (let day = 1; day <= 8; day++) {
     await at(DAY_MS);
-    if (day === 6) await getJson(app, `/api/talk?listing_id=${chatty}`);
+    if (day === 6) await checkIn(chatty, chattyToken);
+    // Reads every day are no check-ins.
+    await getJson(app, `/api/talk?listing_id=${quiet}`, asOwner(quietToken));
   }
   const q = await status(quiet);
   assert.equal(q.lane, 'dormant');
@@ -142,7 +164,10 @@ test('the talk grace running out with no check-in makes a Live listing dormant',
   const c = await status(chatty);
   assert.equal(c.lane, 'active', 'a check-in within the last 7 days keeps it Live');
   assert.equal(c.talk.mode, 'present');
-  await getJson(app, `/api/talk?listing_id=${quiet}`);
+  const u = await status(unclaimed);
+  assert.equal(u.lane, 'active', 'nobody can check in for an unclaimed listing: it never goes dormant for that');
+  assert.deepEqual([u.talk.required, u.talk.active], [false, true]);
+  await checkIn(quiet, quietToken);
   await app.jobs.idle();
   assert.equal((await status(quiet)).lane, 'active', 'the check-in triggers a probe, which brings it back');
 });

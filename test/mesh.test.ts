@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
 import { deposit } from '../src/traces/store.ts';
 import { subjectKey } from '../src/traces/subjects.ts';
@@ -16,16 +17,18 @@ import { composedPeers, compositionsOfListing, countCompositionEdges, findCompos
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
+let base: string;
 let client: Client;
 
 type Structured = Record<string, any>;
 type Result = { isError?: boolean; structuredContent: Structured };
 
-async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as unknown as Result;
+/** A tools/call on `via` (default: the anonymous client). */
+async function call(name: string, args: Record<string, unknown>, via = client): Promise<Result> {
+  return (await via.callTool({ name, arguments: args })) as unknown as Result;
 }
-const ok = async (name: string, args: Record<string, unknown>) => {
-  const r = await call(name, args);
+const ok = async (name: string, args: Record<string, unknown>, via = client) => {
+  const r = await call(name, args, via);
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.structuredContent)}`);
   assert.equal(r.structuredContent.ok, true);
   return r.structuredContent;
@@ -44,6 +47,14 @@ interface Item {
   description: string;
   params?: { name: string; required: boolean; description?: string }[];
   tags?: string[];
+}
+
+/** An SDK client; with `headers` (an owner token) on every request. */
+async function connectClient(headers?: Record<string, string>): Promise<Client> {
+  const c = new Client({ name: 'mesh-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), headers ? { requestInit: { headers } } : undefined));
+  await c.listTools(); // the client then checks every result against the tool's outputSchema
+  return c;
 }
 
 /** Publishes a listing and makes it Live (or another lane) with the given skills or tools. */
@@ -66,10 +77,8 @@ const ids = {} as Record<'office' | 'mailer' | 'pixel' | 'polyglot' | 'weather' 
 
 before(async () => {
   app = await startApp({ clock, env: { SEARCH_POLL_MS: '0' } });
-  const base = await app.listen();
-  client = new Client({ name: 'mesh-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
-  await client.listTools(); // the client then checks every result against the tool's outputSchema
+  base = await app.listen();
+  client = await connectClient();
   const text = { name: 'text', required: true, description: 'The text to translate' };
   ids.office = await seed(
     'https://office.example.org/mcp',
@@ -158,15 +167,24 @@ test(`mesh_match ranks covering Live partners first, excludes self, leaves deman
   assert.equal(r.meter.used_today, 1);
   assert.equal(r.demand_traces, 2);
 
-  // Self is excluded: the mailer asking for the same gets the others.
-  const self = await ok('mesh_match', { capabilities: ['send email', 'resize image'], listing_id: ids.mailer });
+  // Self is excluded: the mailer asking for the same gets the others. A listing_id alone never
+  // chooses who pays: without the mailer's owner token the call is the caller's own (its address).
+  const stranger = await ok('mesh_match', { capabilities: ['send email', 'resize image'], listing_id: ids.mailer });
+  assert.ok(!stranger.hits.some((h: Structured) => h.listing_id === ids.mailer));
+  assert.equal(stranger.meter.subject.kind, 'address');
+  assert.match(stranger.meter.subject.note, /owner token/);
+  // With the owner token it spends the listing's own allowance.
+  const mailer = await connectClient(asOwner(await ownListing(app, ids.mailer)));
+  const self = await ok('mesh_match', { capabilities: ['send email', 'resize image'], listing_id: ids.mailer }, mailer).finally(() => mailer.close());
   assert.ok(!self.hits.some((h: Structured) => h.listing_id === ids.mailer));
   assert.equal(self.excluded, ids.mailer);
-  assert.equal(self.meter.subject.kind, 'listing', 'a listing_id spends that listing\'s allowance');
+  assert.deepEqual([self.meter.subject.kind, self.meter.subject.label, self.meter.used_today], ['listing', ids.mailer, 1], 'the owner spends its listing\'s allowance');
 
-  // A demand trace per capability, deposited by the caller in the metered transaction.
+  // A demand trace per capability, deposited by the caller in the metered transaction (the stranger's under its address).
   const demand = await app.sql.selectFrom('trace_deposits').select(['subject_key', 'depositor', 'intensity']).where('channel', '=', 'demand').where('depositor', '=', `listing:${ids.mailer}`).execute();
   assert.deepEqual(demand.map((d) => d.subject_key).sort(), ['cap:resize image', 'cap:send email']);
+  const byAddress = await app.sql.selectFrom('trace_deposits').select('subject_key').where('channel', '=', 'demand').where('depositor', 'like', 'addr:%').execute();
+  assert.deepEqual(byAddress.map((d) => d.subject_key).sort(), ['cap:resize image', 'cap:send email']);
   const named = await app.sql.selectFrom('trace_deposits').select('depositor').where('channel', '=', 'demand').where('depositor', 'like', 'name:%:matcher').execute();
   assert.equal(named.length, 2);
   const field = await app.sql.selectFrom('trace_field').select(['subject_key', 'deposits']).where('channel', '=', 'demand').where('subject_key', '=', 'cap:send email').executeTakeFirstOrThrow();
@@ -348,9 +366,12 @@ test(`mesh_compose from a goal derives capabilities from Live skills and tools; 
   assert.equal(gap.next_step.tool, 'mesh_match');
   await follow(gap.next_step);
 
-  // The owner covers email itself: only the image needs a partner, and the owner is never a step.
+  // The owner (its owner token) covers email itself: only the image needs a partner, and the owner is never a step.
   newDay();
-  const owned = await ok('mesh_compose', { capabilities: ['send email', 'resize image'], listing_id: ids.office });
+  const office = await connectClient(asOwner(await ownListing(app, ids.office)));
+  const owned = await ok('mesh_compose', { capabilities: ['send email', 'resize image'], listing_id: ids.office }, office).finally(() => office.close());
+  assert.equal(owned.meter.subject.kind, 'listing');
+  assert.equal((await findComposition(app.services.db.kysely, owned.composition_id))?.owner, `listing:${ids.office}`);
   assert.deepEqual(owned.covered_by_self, ['send email']);
   assert.deepEqual(owned.steps.map((s: Structured) => [s.listing_id, s.covers]), [[ids.pixel, ['resize image']]]);
   const ofOffice = await compositionsOfListing(app.services.db.kysely, ids.office, 10);

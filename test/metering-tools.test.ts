@@ -6,14 +6,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { installTestTool, TEST_TOOL } from './helpers/metered-tool.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { grantFor } from '../src/metering/grants.ts';
-import { listingSubject, addressHash, type Subject } from '../src/metering/caller.ts';
+import { subjectOfListing, addressHash, type Subject } from '../src/metering/caller.ts';
 import { deposit } from '../src/traces/store.ts';
 import { subjectKey } from '../src/traces/subjects.ts';
-import { issueToken } from '../src/access/store.ts';
 import type { RefillAction } from '../src/metering/refills.ts';
 
 installTestTool();
@@ -58,12 +58,13 @@ async function followNextStep(result: Record<string, any>, address: string, head
   return ok(await call(step.tool, step.args, address, headers));
 }
 
-const addressSubject = (address: string): Subject => ({ key: `addr:${addressHash(address)}`, kind: 'address', label: 'x' });
+const addressSubject = (address: string): Subject => ({ key: `addr:${addressHash(address)}`, allowance: `addr:${addressHash(address)}`, kind: 'address', label: 'x' });
 const grant = (subject: Subject, action: RefillAction) => inTransaction(app.services.db.kysely, (trx) => grantFor(trx, subject, action, clock.now()));
 
 let listings = 0;
+const urlOf = (n: number) => `https://metering-${n}.example.org/mcp`;
 async function liveListing(name?: string): Promise<string> {
-  const res = await postJson(app, '/api/publish', { url: `https://metering-${++listings}.example.org/mcp` });
+  const res = await postJson(app, '/api/publish', { url: urlOf(++listings) });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.listing_id as string;
   await setListingState(app, id, { lane: 'active', live_since: NOW, ...(name ? { name } : {}), checks_clean: 1, probe_ok: 1, probe_score: 80 }, NOW);
@@ -213,6 +214,12 @@ test('with x402 on, pricing and cost_model say the units beyond are payable', as
 
 test('get_incentives: badge and rank delta, talk, refills left, and Live partners not endorsed today; each moves with its state', async () => {
   const id = await liveListing();
+  const subject = subjectOfListing({ id, url: urlOf(listings) });
+  // Unclaimed, its probes are its presence: no check-in is asked for.
+  const unclaimed = ok(await call('get_incentives', { listing_id: id }));
+  assert.deepEqual([unclaimed.talk.required, unclaimed.talk.mode], [false, 'present']);
+  assert.ok(!unclaimed.actions.some((a: any) => a.do.startsWith('check in')));
+  const token = await ownListing(app, id);
   const partner = await liveListing('Partner One');
   const dormant = await liveListing('Asleep');
   await setListingState(app, dormant, { lane: 'dormant' }, NOW);
@@ -224,18 +231,22 @@ test('get_incentives: badge and rank delta, talk, refills left, and Live partner
     ['take_demo', 'leave_feedback'],
   );
   assert.match(first.actions[0].gain, /rank \+10/);
-  assert.equal(first.talk.mode, 'grace');
+  assert.deepEqual([first.talk.required, first.talk.mode], [true, 'grace'], 'claimed: its owner checks in');
+  assert.ok(first.actions.some((a: any) => a.do.startsWith('check in on talk') && a.tool === null));
   assert.deepEqual(first.partners.unendorsed_live, []);
   assert.equal(first.refills.find((r: any) => r.action === 'leave_trace').grants_left_today, 5);
   assert.equal(first.allowance.improve_kernel, 3);
-  await followNextStep(first, '192.0.2.251');
+  // The next step reads the listing's refills as its owner: the owner token goes as the Bearer.
+  assert.deepEqual([first.next_step.tool, first.next_step.needs], ['get_reciprocity', ['owner_token']]);
+  const asTheOwner = await followNextStep(first, '192.0.2.251', asOwner(token));
+  assert.deepEqual([asTheOwner.caller.kind, asTheOwner.caller.listing_id], ['listing', id]);
 
   // Used together with a Live partner and a dormant one: only the Live one is a partner to endorse.
   const pairOf = (other: string) => subjectKey({ kind: 'pair', listing_id: id, partner_listing_id: other });
   await deposit(app.services.db.kysely, { channel: 'attraction', subject: pairOf(partner), intensity: 3, body: null, depositor: 'system', at: clock.now() });
   await deposit(app.services.db.kysely, { channel: 'attraction', subject: pairOf(dormant), intensity: 3, body: null, depositor: 'system', at: clock.now() });
   await setListingState(app, id, { demoed: 1 }, NOW);
-  await grant(listingSubject(id), 'leave_trace');
+  await grant(subject, 'leave_trace');
   const second = ok(await call('get_incentives', { listing_id: id }));
   assert.deepEqual([second.rank.badge, second.rank.rank_delta], ['demoed_no_feedback', -5]);
   assert.deepEqual(second.partners.unendorsed_live, [{ listing_id: partner, name: 'Partner One' }]);
@@ -243,20 +254,24 @@ test('get_incentives: badge and rank delta, talk, refills left, and Live partner
   assert.equal(second.refills.find((r: any) => r.action === 'leave_trace').grants_left_today, 4);
 
   // Endorsed today (this listing's attraction deposit on the pair): no longer offered.
-  await deposit(app.services.db.kysely, { channel: 'attraction', subject: pairOf(partner), intensity: 1, body: 'great partner', depositor: listingSubject(id).key, at: clock.now() });
+  await deposit(app.services.db.kysely, { channel: 'attraction', subject: pairOf(partner), intensity: 1, body: 'great partner', depositor: subject.key, at: clock.now() });
   await setListingState(app, id, { feedbacked: 1, founding_verified: 1 }, NOW);
   const third = ok(await call('get_incentives', { listing_id: id }));
   assert.deepEqual(third.partners.unendorsed_live, []);
   assert.deepEqual(third.partners.endorsed_today, [{ listing_id: partner, name: 'Partner One' }]);
   assert.deepEqual([third.rank.badge, third.rank.rank_delta], ['founding_verified', 120]);
   assert.ok(!third.actions.some((a: any) => a.tool === 'take_demo' || a.tool === 'endorse'));
-  await followNextStep(third, '192.0.2.251');
+  await followNextStep(third, '192.0.2.251', asOwner(token));
 
-  // A listing that holds a token: the next step does not ask for its allowance without it.
-  await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, id, 'demo', NOW));
-  const tokened = ok(await call('get_incentives', { listing_id: id }));
-  assert.equal(tokened.next_step.tool, 'check_status');
-  await followNextStep(tokened, '192.0.2.251');
+  // Without the owner token the same next step runs, but reads the caller's own day, never the listing's.
+  const stranger = await followNextStep(third, '192.0.2.251');
+  assert.equal(stranger.caller.kind, 'address');
+  assert.match(stranger.caller.note, /did not carry the owner token/);
+  // A listing that is not Live: the next step is its status, which anyone may read.
+  await setListingState(app, id, { lane: 'dormant' }, NOW);
+  const asleep = ok(await call('get_incentives', { listing_id: id }));
+  assert.deepEqual([asleep.next_step.tool, asleep.next_step.needs], ['check_status', undefined]);
+  await followNextStep(asleep, '192.0.2.251');
 
   const missing = failure(await call('get_incentives', { listing_id: 'lst_nope' }));
   assert.deepEqual([missing.code, missing.field], ['not_found', 'listing_id']);

@@ -43,8 +43,10 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   for (const k of ['path', 'find_us', 'message', 'take_demo_url', 'take_demo_body', 'curl']) assert.ok(k in b.deal, k);
   assert.equal(b.activation.stage, 'list');
   assert.match(b.next, /^check_status \{"id":"lst_/);
-  assert.equal(b.talk.required, true);
-  assert.equal(b.talk.mode, 'grace');
+  // Unclaimed: nobody can check in for it yet, so its probes are its presence.
+  assert.equal(b.claimed, false);
+  assert.deepEqual([b.talk.required, b.talk.active, b.talk.mode], [false, true, 'present']);
+  assert.match(b.talk.reason, /^unclaimed: /);
   assert.equal(b.status_url, `http://localhost:8080/api/listings/status?id=${b.id}`);
   assert.ok(!JSON.stringify(b).includes('owner@example.org'), 'contact_email is never shown');
   // A new listing's view is built without reading its (empty) parts: the same view a status read gives.

@@ -1,11 +1,14 @@
 // The read surfaces of SPEC.md 4.1 (GET /api/products/opportunities, /learning, /improvement-log,
 // /lifecycle, /preferences, /wtp, /discovery-pack, /founding-dogfood): each computed from stored
 // data, described in /openapi.json, and changing when its data changes. list_opportunities and
-// get_feedback_pricing are also tools (MCP door, official SDK client).
+// get_feedback_pricing are also tools (MCP door, official SDK client). Feedback without an owner
+// token counts once per address and day, so the surfaces that count feedback are fed by the
+// listing's owner (owner token: each distinct sentence counts) or from addresses of their own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, getJson, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { connect, type Tools } from './helpers/value-tools.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { setListingState } from './helpers/state.ts';
 import { fullAnswers } from './helpers/survey.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -14,6 +17,8 @@ import { DISCOVERY_LINKS } from '../src/registry/network-surfaces.ts';
 const clock = new ManualClock('2026-11-10T09:00:00.000Z');
 let app: TestApp;
 let t: Tools;
+/** The listing's owner (its owner token as Bearer). */
+let owner: Tools;
 let listing: string;
 
 const SURFACES = ['opportunities', 'learning', 'improvement-log', 'lifecycle', 'preferences', 'wtp', 'discovery-pack', 'founding-dogfood'];
@@ -38,8 +43,10 @@ before(async () => {
   app = await startApp({ clock });
   t = await connect(app);
   listing = (await postJson(app, '/api/publish', { url: 'https://surfaces-target.example.org/mcp' })).body.listing_id;
+  owner = await connect(app, { headers: asOwner(await ownListing(app, listing)), base: t.base });
 });
 after(async () => {
+  await owner.close();
   await t.close();
   await app.close();
 });
@@ -82,8 +89,8 @@ test(`opportunities: unmet searches, matches and composition gaps, each with a v
   // Following the call: mesh_match finds nobody, logs the query and leaves a demand trace.
   const match = await t.ok(first.next_step.tool, first.next_step.args);
   assert.equal(match.hits.length, 0);
-  // A composition for the listing that no Live partner can complete: the listing asks for a partner.
-  const composed = await t.ok('mesh_compose', { capabilities: ['quantum invoice reconciliation', 'haiku translation'], listing_id: listing });
+  // A composition the listing's owner plans that no Live partner can complete: the listing asks for a partner.
+  const composed = await owner.ok('mesh_compose', { capabilities: ['quantum invoice reconciliation', 'haiku translation'], listing_id: listing });
   assert.deepEqual(composed.gaps.sort(), ['haiku translation', 'quantum invoice reconciliation']);
   const second = await t.ok('list_opportunities', { limit: 5 });
   const q = second.opportunities.find((x: any) => x.capability === 'quantum invoice reconciliation');
@@ -107,18 +114,19 @@ test(`learning and the improvement log follow feedback, kernels and loop ticks (
   assert.equal(before.days.some((d: any) => d.day === today), false);
   assert.deepEqual((await get('improvement-log')).entries, []);
 
-  await t.ok('leave_feedback', { agent_name: 'learner', rating: 2, body: 'Answers were slow and the output format broke my parser.' });
+  // The listing's owner is the learner: its feedback, its kernel and its tick (each distinct sentence of an owner counts).
+  await owner.ok('leave_feedback', { agent_name: 'learner', rating: 2, body: 'Answers were slow and the output format broke my parser.' });
   const l1 = await get('learning');
   const d1 = l1.days.find((d: any) => d.day === today);
   assert.deepEqual([d1.feedback_items, d1.avg_rating, d1.themes, d1.kernels_built], [1, 2, { output_format: 1, latency: 1 }, 0]);
   assert.deepEqual(l1.themes.map((x: any) => [x.theme, x.count, x.callers]), [['latency', 1, 1], ['output_format', 1, 1]]);
 
   const goal = 'Reconcile the private ledger of Acme Widgets';
-  const k = await t.ok('improve_kernel', { agent_name: 'learner', goals: [goal] });
+  const k = await owner.ok('improve_kernel', { agent_name: 'learner', goals: [goal] });
   clock.advance(60_000);
-  await t.ok('leave_feedback', { agent_name: 'learner', rating: 1, body: 'The answers are still slow and the JSON output is malformed.' });
+  await owner.ok('leave_feedback', { agent_name: 'learner', rating: 1, body: 'The answers are still slow and the JSON output is malformed.' });
   clock.advance(60_000);
-  const tick = await t.ok('run_loop_tick', { agent_name: 'learner' });
+  const tick = await owner.ok('run_loop_tick', { agent_name: 'learner' });
   assert.equal(tick.ticked, true);
   const l2 = await get('learning');
   const d2 = l2.days.find((d: any) => d.day === today);
@@ -172,9 +180,11 @@ test(`preferences and willingness to pay follow survey answers; the name-your-pr
     fullAnswers({ pref_prompt_winner: 'a', improvements: ['eval_harness_templates', 'mesh_a2a_handoff'], wtp_mcp_mesh_usd: 20 }),
     fullAnswers({ pref_prompt_winner: 'b', pref_promote_winner: 'tie', improvements: ['mesh_a2a_handoff'], wtp_mcp_mesh_usd: 10 }),
   ];
+  // Three agents, each from an address of its own (each one's first item of the day counts).
   for (const [i, a] of answers.entries()) {
-    const r = await postJson(app, '/api/products/agent', { tool: 'submit_feedback', answers: a, agent_name: `pref-${i}` });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const r = await app.http.inject({ method: 'POST', url: '/api/products/agent', remoteAddress: `192.0.2.${i + 1}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ tool: 'submit_feedback', answers: a, agent_name: `pref-${i}` }) });
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal(r.json().counted, true);
   }
   const p1 = await get('preferences');
   assert.deepEqual(p1.ab.pref_prompt_winner, { a: 2, b: 1, tie: 0, n: 3, leader: 'a', a_share: 0.667 });
@@ -203,7 +213,7 @@ test(`founding-dogfood follows Rollcall's own trail marks, feedback about it and
   const marks0 = d0.own_trail_marks.find((m: any) => m.channel === 'attraction')?.deposits ?? 0;
   const total0 = d0.feedback_on_rollcall.total;
   const used0 = d0.value_tools.find((v: any) => v.event_id === 'improve_kernel')?.used ?? 0;
-  await t.ok('leave_feedback', { agent_name: 'dogfooder', listing_id: listing, rating: 5, surface: 'mesh_match', body: 'The mesh match found me a partner on the first try.' });
+  await owner.ok('leave_feedback', { agent_name: 'dogfooder', listing_id: listing, rating: 5, surface: 'mesh_match', body: 'The mesh match found me a partner on the first try.' });
   await t.ok('improve_kernel', { agent_name: 'dogfooder', goals: ['triage bug reports'] });
   const d1 = await get('founding-dogfood');
   assert.equal(d1.feedback_on_rollcall.total, total0 + 1);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApp, postJson, type TestApp } from './helpers/app.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 
 let app: TestApp;
@@ -59,12 +60,22 @@ test('a poll of an unchanged listing is answered from the cache, on both doors',
   assert.equal((await mcpStatus('get_listing_status')).description, 'written behind the feed', 'the alias answers the same');
 });
 
-test('a change through the feed is seen at once: talk check-in, then a new ETag', async () => {
-  const before = await status();
-  const etag = before.headers.get('etag')!;
-  assert.equal((await before.json()).talk.mode, 'grace');
-  assert.equal((await mcpStatus()).talk.mode, 'grace');
-  const checkIn = await fetch(`${base}/api/talk?listing_id=${id}`);
+test('a change through the feed is seen at once: a claim, the owner\'s talk check-in, each a new ETag', async () => {
+  const unclaimed = await status();
+  const first = unclaimed.headers.get('etag')!;
+  const view = await unclaimed.json();
+  assert.deepEqual([view.claimed, view.talk.required, view.talk.mode], [false, false, 'present']);
+  // Claimed: the check-in is required now, and waits in its grace.
+  const token = await ownListing(app, id);
+  const claimed = await status({ 'if-none-match': first });
+  assert.equal(claimed.status, 200, 'the claim is a change');
+  const etag = claimed.headers.get('etag')!;
+  assert.notEqual(etag, first);
+  assert.deepEqual([(await claimed.json()).talk.mode, (await mcpStatus()).talk.mode], ['grace', 'grace']);
+  // Reading the talk channel checks nobody in: the ETag still matches.
+  assert.equal((await fetch(`${base}/api/talk?listing_id=${id}`, { headers: asOwner(token) })).status, 200);
+  assert.equal((await status({ 'if-none-match': etag })).status, 304);
+  const checkIn = await fetch(`${base}/api/talk`, { method: 'POST', headers: { 'content-type': 'application/json', ...asOwner(token) }, body: JSON.stringify({ listing_id: id }) });
   assert.equal(checkIn.status, 200);
   const after = await status({ 'if-none-match': etag });
   assert.equal(after.status, 200, 'the old ETag no longer matches');

@@ -7,9 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, postJson, type TestApp } from './helpers/app.ts';
 import { valueToolsPerFile, nameSubject, type Tools } from './helpers/value-tools.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { fullAnswers, SPEC_REQUIRED } from './helpers/survey.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { checkAnswers, surveyCatalog, SURVEY_VERSION } from '../src/feedback/survey.ts';
+import { addressHash } from '../src/metering/caller.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
@@ -312,6 +314,9 @@ test(`POST /api/products/agent {tool: submit_feedback, answers} records structur
 });
 
 const LOW_FAIRNESS = { wtp_kernel_usd: 5, pricing_fairness: 2 };
+/** The allowance (and bonus) of a caller without an owner token: its address's; agent names are labels in it. */
+const addressAllowance = (address: string) => `addr:${addressHash(address)}`;
+const ADDRESS = addressAllowance('127.0.0.1');
 
 test(`a pricing_fairness of 1-2 raises improve_kernel and run_loop_tick by one a day for 7 days, once per caller (${engine})`, async () => {
   newDay();
@@ -325,7 +330,7 @@ test(`a pricing_fairness of 1-2 raises improve_kernel and run_loop_tick by one a
   const today = clock.now().toISOString().slice(0, 10);
   const last = new Date(clock.now().getTime() + 6 * 86_400_000).toISOString().slice(0, 10);
   assert.deepEqual([r.fairness_bonus.from_day, r.fairness_bonus.until_day, r.fairness_bonus.units], [today, last, 1]);
-  const bonus = await app.sql.selectFrom('meter_bonuses').selectAll().where('subject', '=', nameSubject(who)).execute();
+  const bonus = await app.sql.selectFrom('meter_bonuses').selectAll().where('subject', '=', ADDRESS).execute();
   assert.equal(bonus.length, 1);
   // Today: 3 free + 1 refill (the feedback) + 1 bonus = 5 units; one was spent.
   const k = await t.ok('improve_kernel', { agent_name: who, goals });
@@ -334,9 +339,11 @@ test(`a pricing_fairness of 1-2 raises improve_kernel and run_loop_tick by one a
   assert.equal((await t.fail('improve_kernel', { agent_name: who, goals })).code, 'quota_exhausted');
   const tick = await t.ok('run_loop_tick', { agent_name: who });
   assert.deepEqual([tick.meter.bonus_today, tick.meter.remaining], [1, 4]);
-  // A second low answer: no second bonus.
+  // A second low answer (the next day, so the address's item counts): no second bonus.
+  clock.advance(86_400_000);
   const again = await t.ok('leave_feedback', { agent_name: who, rating: 1, body: 'Still too expensive after a second look at the prices.', answers: { pricing_fairness: 1 } });
   assert.equal(again.fairness_bonus.granted, false);
+  assert.equal(again.counted, true);
   assert.match(again.fairness_bonus.why, /once per caller/);
   // Day 7 of the bonus still has it (a new row copies it in); day 8 does not.
   clock.set(new Date(Date.parse(`${last}T10:00:00.000Z`)));
@@ -346,30 +353,41 @@ test(`a pricing_fairness of 1-2 raises improve_kernel and run_loop_tick by one a
   const after = await t.ok('improve_kernel', { agent_name: who, goals });
   assert.deepEqual([after.meter.bonus_today, after.meter.remaining], [undefined, 2]);
   // mesh_match is not part of the bonus.
-  const usage = await app.sql.selectFrom('meter_usage').select(['day', 'event_id', 'bonus']).where('subject', '=', nameSubject(who)).where('day', '=', today).orderBy('event_id').execute();
+  const usage = await app.sql.selectFrom('meter_usage').select(['day', 'event_id', 'bonus']).where('subject', '=', ADDRESS).where('day', '=', today).orderBy('event_id').execute();
   assert.deepEqual(usage.map((u) => [u.event_id, Number(u.bonus)]), [['collab_session_open', 0], ['improve_kernel', 1], ['mesh_match', 0], ['run_loop_tick', 1]]);
 });
 
 test(`no bonus for a fair answer, junk, or an uncounted repeat; concurrent low answers grant one bonus (${engine})`, async () => {
   newDay();
   const fair = await t.ok('leave_feedback', { agent_name: 'fair-bot', rating: 4, body: 'Prices look fair for what the kernel does.', answers: { pricing_fairness: 3 } });
+  assert.equal(fair.counted, true);
   assert.equal(fair.fairness_bonus, undefined);
   const junk = await t.fail('leave_feedback', { agent_name: 'junk-fair', rating: 1, body: 'asdf asdf asdf asdf', answers: { pricing_fairness: 1 } });
   assert.equal(junk.code, 'feedback_not_real');
-  // An identical sentence the same day is stored but not counted: no bonus from it.
+  // A second item the same day from one address without an owner token is stored but not counted: no bonus from it.
+  const from = '192.0.2.61';
+  const post = async (body: unknown) => {
+    const res = await app.http.inject({ method: 'POST', url: '/api/products/feedback', remoteAddress: from, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
   const body = 'Per-call prices are higher than I expected for tiny agents.';
-  await t.ok('leave_feedback', { agent_name: 'repeat-fair', rating: 3, body });
-  const repeat = await t.ok('leave_feedback', { agent_name: 'repeat-fair', rating: 1, body, answers: { pricing_fairness: 1 } });
+  assert.equal((await post({ agent_name: 'repeat-fair', rating: 3, body })).counted, true);
+  const repeat = await post({ agent_name: 'repeat-fair', rating: 1, body, answers: { pricing_fairness: 1 } });
   assert.equal(repeat.counted, false);
   assert.equal(repeat.fairness_bonus, undefined);
-  const none = await app.sql.selectFrom('meter_bonuses').select('subject').where('subject', 'in', [nameSubject('fair-bot'), nameSubject('junk-fair'), nameSubject('repeat-fair')]).execute();
+  const none = await app.sql.selectFrom('meter_bonuses').select('subject').where('subject', '=', addressAllowance(from)).execute();
   assert.deepEqual(none, []);
-  // Ten concurrent low answers from one caller (distinct sentences): exactly one bonus, +1 on today's rows.
+  // Ten concurrent low answers from one listing's owner (distinct sentences, each counted): exactly one bonus, +1 on today's rows of its owner domain.
+  const published = await postJson(app, '/api/publish', { url: 'https://race-fair-example.org/mcp' });
+  assert.equal(published.status, 200, JSON.stringify(published.body));
+  const owner = asOwner(await ownListing(app, published.body.listing_id));
   const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => postJson(app, '/api/products/feedback', { agent_name: 'race-fair', rating: 2, body: `Pricing note number ${i + 1}: the kernel runs cost too much for me.`, answers: { pricing_fairness: 2 } })),
+    Array.from({ length: 10 }, (_, i) => postJson(app, '/api/products/feedback', { agent_name: 'race-fair', rating: 2, body: `Pricing note number ${i + 1}: the kernel runs cost too much for me.`, answers: { pricing_fairness: 2 } }, owner)),
   );
   assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.map((r) => r.body)).slice(0, 400));
+  assert.ok(results.every((r) => r.body.counted === true && r.body.subject.kind === 'listing'));
   assert.equal(results.filter((r) => r.body.fairness_bonus?.granted).length, 1);
-  const rows = await app.sql.selectFrom('meter_usage').select(['event_id', 'bonus']).where('subject', '=', nameSubject('race-fair')).where('event_id', 'in', ['improve_kernel', 'run_loop_tick']).execute();
+  const rows = await app.sql.selectFrom('meter_usage').select(['event_id', 'bonus']).where('subject', '=', 'domain:race-fair-example.org').where('event_id', 'in', ['improve_kernel', 'run_loop_tick']).execute();
   assert.deepEqual(rows.map((r) => Number(r.bonus)), [1, 1]);
 });

@@ -1,16 +1,22 @@
 // The stigmergy tools (issue 12) through the real MCP door, on both engines: decay by a moved clock,
-// deposit bounds (also under concurrency), the leave_trace refill and its cap, endorse (Live only,
-// once per ordered pair per day under concurrency), deposit_outcome's refill only after a value
-// tool, network_sense with meter and next_step, automatic deposits, and bad inputs.
+// deposit bounds (also under concurrency), the leave_trace refill and its cap, endorse (with the
+// endorsing listing's owner token; Live partners only, once per ordered pair per day under
+// concurrency), deposit_outcome's refill only after a value tool, network_sense with meter and
+// next_step, automatic deposits, and bad inputs. A mark on a listing (trace, outcome, endorsement)
+// is always recorded, but it moves the listing's field and rank only from a claimed Live listing of
+// another owner domain acting with its owner token, once per domain, target and day, at most 3 a
+// target a day; capability and pair traces move as they are left.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, HOUR_MS, DAY_MS } from '../src/platform/clock.ts';
-import { inTransaction } from '../src/platform/db/executor.ts';
-import { issueToken } from '../src/access/store.ts';
+import { readInbox } from '../src/inbox/store.ts';
+import { subjectKey } from '../src/traces/subjects.ts';
+import { RANK_MARKS_PER_TARGET_PER_DAY } from '../src/traces/standing.ts';
 import { HALF_LIFE_H } from '../src/traces/channels.ts';
 import { DEPOSITS_PER_DAY, DEPOSITS_PER_SUBJECT_PER_DAY } from '../src/traces/limits.ts';
 import { AUTO } from '../src/traces/system.ts';
@@ -36,13 +42,13 @@ let addressCount = 0;
 /** A caller of its own: a client address no other test uses. */
 const newCaller = () => `10.12.0.${++addressCount}`;
 
-/** A tools/call through POST /api/mcp from a given client address. */
-async function call(name: string, args: Record<string, unknown>, from = '127.0.0.1'): Promise<Result> {
+/** A tools/call through POST /api/mcp from a given client address (an owner adds its Bearer in `headers`). */
+async function call(name: string, args: Record<string, unknown>, from = '127.0.0.1', headers: Record<string, string> = {}): Promise<Result> {
   const res = await app.http.inject({
     method: 'POST',
     url: '/api/mcp',
     remoteAddress: from,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name, arguments: args } },
   });
   assert.equal(res.statusCode, 200, res.body);
@@ -62,13 +68,21 @@ const failure = (r: Result) => {
 const near = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-6, `${what}: ${actual} != ${expected}`);
 
 let listingCount = 0;
-async function newListing(live = false): Promise<string> {
-  const res = await postJson(app, '/api/publish', { url: `https://traces-${++listingCount}.example.org/mcp` });
+/** Each listing on an owner domain of its own, unless a URL is given. */
+const urlOf = (n: number) => `https://traces-${n}.org/mcp`;
+async function newListing(live = false, url?: string): Promise<string> {
+  const res = await postJson(app, '/api/publish', { url: url ?? urlOf(++listingCount) });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.listing_id as string;
   if (live) await setListingState(app, id, { lane: 'active', live_since: clock.now().toISOString() }, clock.now().toISOString());
   return id;
 }
+/** A claimed listing (Live unless said) and the headers its owner sends: its marks can move rank. */
+async function owner(options: { live?: boolean; url?: string } = {}): Promise<{ id: string; headers: Record<string, string> }> {
+  const id = await newListing(options.live ?? true, options.url);
+  return { id, headers: asOwner(await ownListing(app, id)) };
+}
+const ANONYMOUS_MOVES_NOTHING = /recorded but move no rank/;
 
 const REAL = 'Fast and accurate translations, answered every request within a second.';
 const channelValue = (traces: { channel: string; value: number }[], channel: string) => traces.find((t) => t.channel === channel)?.value;
@@ -91,8 +105,14 @@ test(`the stigmergy tools are listed with schemas, titles and annotations (${eng
 test(`traces decay by their half-life as the clock moves, seen through sense_traces (${engine})`, async () => {
   clock.set('2026-11-02T00:00:00.000Z');
   const listing = await newListing();
+  const fan = await owner();
   ok(await sdkCall('leave_trace', { capability: 'Decay  Probe', kind: 'demand', intensity: 40, body: 'Wanted this capability for a batch job today.', agent_name: 'decay-bot' }));
-  ok(await sdkCall('leave_trace', { listing_id: listing, kind: 'attraction', intensity: 32, body: REAL, agent_name: 'decay-bot' }));
+  // On a listing, an anonymous mark is recorded and moves nothing; a claimed Live listing's owner moves it.
+  const anonymous = ok(await sdkCall('leave_trace', { listing_id: listing, kind: 'attraction', intensity: 32, body: REAL, agent_name: 'decay-bot' }));
+  assert.equal(anonymous.deposited.moves, false);
+  assert.match(anonymous.deposited.why, ANONYMOUS_MOVES_NOTHING);
+  const counted = ok(await call('leave_trace', { listing_id: listing, kind: 'attraction', intensity: 32, body: REAL }, newCaller(), fan.headers));
+  assert.equal(counted.deposited.moves, true);
   const read = async () => {
     const cap = ok(await sdkCall('sense_traces', { capability: 'decay probe' }));
     const lst = ok(await sdkCall('sense_traces', { listing_id: listing, kind: 'attraction' }));
@@ -175,9 +195,12 @@ test(`deposits are bounded per caller: 3 per subject and channel, 40 a day, atom
   assert.equal(refused.details.bound, 'per_subject_channel');
   assert.equal(refused.details.resets_at, '2026-11-05T00:00:00.000Z');
   assert.match(refused.message, /resets at 2026-11-05T00:00:00.000Z/);
+  // Only the counted deposits are recorded; as this caller acts for no claimed listing, none moves the listing's field.
+  const recorded = await app.sql.selectFrom('trace_deposits').select('moves').where('subject_key', '=', subjectKey({ kind: 'listing', listing_id: listing }).key).where('channel', '=', 'danger').execute();
+  assert.deepEqual(recorded.map((r) => Number(r.moves)), Array(DEPOSITS_PER_SUBJECT_PER_DAY).fill(0));
+  assert.ok(burst.filter((r) => !r.isError).every((r) => r.structuredContent.deposited.moves === false));
   const field = ok(await call('sense_traces', { listing_id: listing, kind: 'danger' }));
-  near(field.traces[0].value, 2 * DEPOSITS_PER_SUBJECT_PER_DAY, 'only the counted deposits are in the field');
-  assert.equal(field.traces[0].deposits, DEPOSITS_PER_SUBJECT_PER_DAY);
+  assert.equal(channelValue(field.traces, 'danger'), undefined);
   // Another channel on the same subject is its own bound.
   ok(await call('leave_trace', { listing_id: listing, kind: 'demand', body: 'Need a second instance of this in Europe.' }, me));
   // The day's total: 40 across subjects (4 used above).
@@ -193,82 +216,138 @@ test(`deposits are bounded per caller: 3 per subject and channel, 40 a day, atom
   assert.equal(next.limits.left_today, DEPOSITS_PER_DAY - 1);
 });
 
-test(`endorse: Live partners only, once per ordered pair per day even when called at once (${engine})`, async () => {
+test(`endorse: with the endorsing listing's owner token; Live partners only, once per ordered pair per day even when called at once (${engine})`, async () => {
   clock.set('2026-11-06T08:00:00.000Z');
-  const mine = await newListing();
-  const partner = await newListing(true);
+  const n = ++listingCount;
+  const mine = await owner({ url: `https://a.traces-${n}.org/mcp` });
+  const sibling = await owner({ url: `https://b.traces-${n}.org/mcp` }); // the same owner domain as mine
+  const partner = await owner();
   const notLive = await newListing();
-  const refusedNotLive = failure(await call('endorse', { listing_id: mine, partner_listing_id: notLive }));
+  const as = (who: { headers: Record<string, string> }) => (args: Record<string, unknown>) => call('endorse', args, '127.0.0.1', who.headers);
+  const refusedNotLive = failure(await as(mine)({ listing_id: mine.id, partner_listing_id: notLive }));
   assert.equal(refusedNotLive.code, 'partner_not_live');
   assert.equal(refusedNotLive.field, 'partner_listing_id');
-  assert.equal(failure(await call('endorse', { listing_id: mine, partner_listing_id: mine })).code, 'self_endorsement');
-  assert.equal(failure(await call('endorse', { listing_id: mine, partner_listing_id: 'lst_nobody' })).code, 'not_found');
-  assert.equal(failure(await call('endorse', { listing_id: 'lst_nobody', partner_listing_id: partner })).code, 'not_found');
+  assert.equal(failure(await as(mine)({ listing_id: mine.id, partner_listing_id: mine.id })).code, 'self_endorsement');
+  assert.equal(failure(await as(mine)({ listing_id: mine.id, partner_listing_id: 'lst_nobody' })).code, 'not_found');
+  assert.equal(failure(await as(mine)({ listing_id: 'lst_nobody', partner_listing_id: partner.id })).code, 'not_found');
+  // Only the endorsing listing's owner endorses: no token is a 401, another listing's token a 403.
+  const anonymous = failure(await call('endorse', { listing_id: mine.id, partner_listing_id: partner.id }));
+  assert.deepEqual([anonymous.code, anonymous.field], ['owner_token_required', 'authorization']);
+  assert.equal(failure(await as(partner)({ listing_id: mine.id, partner_listing_id: partner.id })).code, 'token_mismatch');
 
-  const calls = await Promise.all(Array.from({ length: 8 }, () => call('endorse', { listing_id: mine, partner_listing_id: partner, body: 'Composed well with our pipeline.' })));
+  const calls = await Promise.all(Array.from({ length: 8 }, () => as(mine)({ listing_id: mine.id, partner_listing_id: partner.id, body: 'Composed well with our pipeline.' })));
   const results = calls.map(ok);
   assert.equal(results.filter((r) => r.counted).length, 1, 'one counted endorsement');
   assert.equal(results.filter((r) => r.refill.granted).length, 1, 'one refill');
   const counted = results.find((r) => r.counted)!;
+  assert.equal(counted.moves_rank, true, 'a Live listing of another owner domain moves the partner');
   assert.deepEqual(counted.refill.events.sort(), ['collab_session_step', 'mesh_match']);
   assert.match(results.find((r) => !r.counted)!.refill.reason, /already endorsed/);
-  const rows = await app.sql.selectFrom('trace_endorsements').selectAll().where('to_listing_id', '=', partner).execute();
+  const rows = await app.sql.selectFrom('trace_endorsements').selectAll().where('to_listing_id', '=', partner.id).execute();
   assert.equal(rows.length, 1);
-  const onPartner = ok(await call('sense_traces', { listing_id: partner, kind: 'attraction' }));
+  const onPartner = ok(await call('sense_traces', { listing_id: partner.id, kind: 'attraction' }));
   near(onPartner.traces[0].value, 5, 'attraction on the partner');
   const onPair = ok(await call(counted.next_step.tool, counted.next_step.args));
   near(channelValue(onPair.traces, 'attraction')!, 5, 'attraction on the pair');
   assert.deepEqual(onPair.traces[0].subject.kind, 'pair');
-  // The reverse direction is another ordered pair (once the first listing is Live); a new day counts again.
-  await setListingState(app, mine, { lane: 'active', live_since: clock.now().toISOString() }, clock.now().toISOString());
-  assert.equal(ok(await call('endorse', { listing_id: partner, partner_listing_id: mine })).counted, true);
+  // The partner finds it in its inbox, and the public feed says so.
+  assert.deepEqual((await readInbox(app.services.db.kysely, partner.id)).map((m) => [m.kind, m.from_listing_id]), [['endorsement', mine.id]]);
+  const feedOf = async (id: string) => (await app.sql.selectFrom('feed_events').select('type').where('listing_id', '=', id).where('type', '=', 'endorsement.counted').execute()).length;
+  assert.equal(await feedOf(partner.id), 1);
+  // The reverse direction is another ordered pair.
+  assert.deepEqual(
+    [ok(await as(partner)({ listing_id: partner.id, partner_listing_id: mine.id })).counted, (await readInbox(app.services.db.kysely, mine.id)).length],
+    [true, 1],
+  );
+
+  // Recorded but moving nothing (no refill, no inbox message, no feed event, no attraction):
+  const quiet = async (who: { headers: Record<string, string> }, from: string, to: string, why: RegExp) => {
+    const r = ok(await as(who)({ listing_id: from, partner_listing_id: to }));
+    assert.deepEqual([r.counted, r.moves_rank, r.refill.granted], [true, false, false], JSON.stringify(r));
+    assert.match(r.why, why);
+    assert.match(r.refill.reason, /recorded, but it moves nothing/);
+  };
+  // another listing of an owner domain that already moved this partner today,
+  await quiet(sibling, sibling.id, partner.id, /already moved/);
+  // a listing of one's own owner domain,
+  await quiet(mine, mine.id, sibling.id, /your own owner domain/);
+  // an endorser that is not Live.
+  const asleep = await owner({ live: false });
+  await quiet(asleep, asleep.id, partner.id, /not Live/);
+  assert.equal((await readInbox(app.services.db.kysely, partner.id)).length, 1);
+  assert.deepEqual([await feedOf(partner.id), await feedOf(sibling.id)], [1, 0]);
+  near((ok(await call('sense_traces', { listing_id: partner.id, kind: 'attraction' }))).traces[0].value, 5, 'still only the counted one');
+  assert.equal((await app.sql.selectFrom('trace_endorsements').selectAll().where('to_listing_id', '=', partner.id).execute()).length, 3, 'all recorded');
+  // At most 3 rank-moving marks on one listing a day, from all domains together.
+  for (let i = 1; i < RANK_MARKS_PER_TARGET_PER_DAY; i++) {
+    const fan = await owner();
+    assert.equal(ok(await as(fan)({ listing_id: fan.id, partner_listing_id: partner.id })).moves_rank, true);
+  }
+  const late = await owner();
+  await quiet(late, late.id, partner.id, /already gained 3 rank-moving marks/);
+  // A new day counts again.
   clock.advance(DAY_MS);
-  const again = ok(await call('endorse', { listing_id: mine, partner_listing_id: partner }));
-  assert.equal(again.counted, true);
-  // A listing that holds an access token endorses only with it.
-  const owned = await newListing();
-  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, owned, 'demo', clock.now().toISOString()));
-  assert.equal(failure(await call('endorse', { listing_id: owned, partner_listing_id: partner })).code, 'token_required');
-  assert.equal(ok(await call('endorse', { listing_id: owned, partner_listing_id: partner, access_token: token! })).counted, true);
-  assert.equal(failure(await call('endorse', { listing_id: mine, partner_listing_id: partner, access_token: token! })).code, 'not_your_listing');
+  const again = ok(await as(mine)({ listing_id: mine.id, partner_listing_id: partner.id }));
+  assert.deepEqual([again.counted, again.moves_rank], [true, true]);
 });
 
-test(`deposit_outcome: recorded, moves attraction or danger, refills only after a value tool that day (${engine})`, async () => {
+test(`deposit_outcome: recorded, moves attraction or danger from a claimed listing's owner, refills only after a value tool that day (${engine})`, async () => {
   clock.set('2026-11-08T10:00:00.000Z');
   const me = newCaller();
+  const user = await owner();
   const listing = await newListing(true);
-  const before = ok(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 0.8, body: 'Translated 40 documents without a single error.', from: 'mesh_compose', agent_name: 'outcome-bot' }, me));
+  const other = await newListing(true);
+  // Anyone's outcome is recorded; from a caller acting for no claimed listing it moves nothing.
+  const anonymous = ok(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 0.8, body: 'Translated 40 documents without a single error.', from: 'mesh_compose', agent_name: 'outcome-bot' }, me));
+  assert.deepEqual([anonymous.deposited.moves_rank, anonymous.refill.granted], [false, false]);
+  assert.match(anonymous.deposited.why, ANONYMOUS_MOVES_NOTHING);
+  assert.equal(channelValue(anonymous.field, 'attraction'), undefined);
+  const kept = await app.sql.selectFrom('trace_outcomes').selectAll().where('id', '=', anonymous.outcome.id).executeTakeFirstOrThrow();
+  assert.equal(kept.listing_id, listing);
+  // The owner of a Live listing of another domain moves it.
+  const before = ok(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 0.8, body: 'Translated 40 documents without a single error.', from: 'mesh_compose' }, me, user.headers));
   assert.equal(before.refill.granted, false);
   assert.match(before.refill.reason, /value tool/);
   assert.equal(before.outcome.ok, true);
   assert.equal(before.outcome.quality, 0.8);
   assert.equal(before.outcome.from, 'mesh_compose');
+  assert.equal(before.deposited.moves_rank, true);
   near(channelValue(before.field, 'attraction')!, 8, 'attraction 10 x quality');
   const stored = await app.sql.selectFrom('trace_outcomes').selectAll().where('id', '=', before.outcome.id).executeTakeFirstOrThrow();
   assert.equal(stored.listing_id, listing);
   assert.equal(Number(stored.quality), 0.8);
 
   // A value tool as the same caller (network_sense), then the refill is granted.
-  const sensed = ok(await call('network_sense', { agent_name: 'outcome-bot' }, me));
+  const sensed = ok(await call('network_sense', {}, me, user.headers));
   assert.equal(sensed.meter.event_id, 'network_sense');
-  const afterValue = ok(await call('deposit_outcome', { listing_id: listing, ok: false, quality: 0.3, body: 'The second batch failed halfway with a timeout.', from: 'execute_compose', agent_name: 'outcome-bot' }, me));
+  const afterValue = ok(await call('deposit_outcome', { listing_id: other, ok: false, quality: 0.3, body: 'The second batch failed halfway with a timeout.', from: 'execute_compose' }, me, user.headers));
   assert.equal(afterValue.refill.granted, true);
   assert.deepEqual(afterValue.refill.events.sort(), ['collab_session_step', 'improve_kernel', 'run_loop_tick']);
   near(channelValue(afterValue.field, 'danger')!, 7, 'danger 10 x (1 - quality)');
+  // One rank-moving outcome per owner domain, listing and day: a second one is recorded only.
+  const second = ok(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 0.5, body: 'It worked again for a small request of ours.' }, me, user.headers));
+  assert.deepEqual([second.deposited.moves_rank, second.refill.granted], [false, true]);
+  assert.match(second.deposited.why, /already moved/);
+  near(channelValue(second.field, 'attraction')!, 8, 'the field did not move');
   // Another caller who used no value tool gets nothing, even at the same address.
   const stranger = ok(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 0.5, body: 'It worked for a small request of mine.', agent_name: 'someone-else' }, me));
   assert.equal(stranger.refill.granted, false);
+  // Agent names are labels inside one address's allowance: one name's value tool counts for another's outcome.
+  const shared = newCaller();
+  ok(await call('network_sense', { agent_name: 'bot-a' }, shared));
+  assert.equal(ok(await call('deposit_outcome', { ok: true, quality: 0.9, body: 'Kernel run gave a tighter prompt for our agent.', agent_name: 'bot-b' }, shared)).refill.granted, true);
   // The refill is capped at 3 a day.
   const more = [];
-  for (let i = 0; i < 3; i++) more.push(ok(await call('deposit_outcome', { ok: true, quality: 0.9, body: `Kernel run ${i} gave a tighter prompt for our agent.`, from: 'improve_kernel', agent_name: 'outcome-bot' }, me)));
-  assert.deepEqual(more.map((r) => r.refill.granted), [true, true, false]);
+  for (let i = 0; i < 2; i++) more.push(ok(await call('deposit_outcome', { ok: true, quality: 0.9, body: `Kernel run ${i} gave a tighter prompt for our agent.`, from: 'improve_kernel' }, me, user.headers)));
+  assert.deepEqual(more.map((r) => r.refill.granted), [true, false]);
+  assert.match(more[1]!.refill.reason, /at most 3/);
   assert.equal(more[0]!.deposited, null, 'no listing, no field change');
   // next_step round trips: with a listing -> sense_traces; without -> network_sense as the same caller.
   const n1 = ok(await sdkCall(afterValue.next_step.tool, afterValue.next_step.args));
   assert.ok(n1.count >= 1);
   assert.equal(more[0]!.next_step.tool, 'network_sense');
-  assert.deepEqual(more[0]!.next_step.args, { agent_name: 'outcome-bot' });
-  assert.equal(ok(await call(more[0]!.next_step.tool, more[0]!.next_step.args, me)).meter.used_today, 2);
+  assert.deepEqual(more[0]!.next_step.args, {});
+  assert.equal(ok(await call(more[0]!.next_step.tool, more[0]!.next_step.args, me, user.headers)).meter.used_today, 2);
   // Bad inputs.
   const badQuality = failure(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 1.5, body: REAL }, me));
   assert.equal(badQuality.code, 'invalid_input');
@@ -284,16 +363,19 @@ test(`network_sense: attractors, demand and danger around the network, a listing
   clock.set('2026-11-10T10:00:00.000Z');
   const me = newCaller();
   const star = await newListing(true);
+  const starName = `traces-${listingCount}.org`;
   const partner = await newListing(true);
-  ok(await call('leave_trace', { listing_id: star, kind: 'attraction', intensity: 50, body: 'The best summarizer we have tried this month.' }, me));
+  // Marks on a listing from a claimed Live listing of another domain move it; pair and capability traces move as left.
+  const user = await owner();
+  ok(await call('leave_trace', { listing_id: star, kind: 'attraction', intensity: 50, body: 'The best summarizer we have tried this month.' }, me, user.headers));
   ok(await call('leave_trace', { listing_id: star, partner_listing_id: partner, kind: 'attraction', intensity: 20, body: 'These two compose into a clean pipeline.' }, me));
-  ok(await call('leave_trace', { listing_id: partner, kind: 'danger', intensity: 45, body: 'Returned malformed JSON on large inputs.' }, me));
+  ok(await call('leave_trace', { listing_id: partner, kind: 'danger', intensity: 45, body: 'Returned malformed JSON on large inputs.' }, me, user.headers));
   ok(await call('leave_trace', { capability: 'summarize legal contracts', kind: 'demand', intensity: 50, body: 'Nobody serves contract summaries yet.' }, me));
 
   const network = ok(await call('network_sense', {}, me));
   assert.equal(network.scope.kind, 'network');
   assert.deepEqual(network.attractors[0].subject.listing_id, star);
-  assert.equal(network.attractors[0].subject.name, `traces-${listingCount - 1}.example.org`);
+  assert.equal(network.attractors[0].subject.name, starName);
   assert.equal(network.demand[0].subject.capability, 'summarize legal contracts');
   assert.equal(network.danger[0].subject.listing_id, partner);
   assert.ok(network.joined.length > 0, 'newcomers (joined traces of new listings)');
@@ -335,7 +417,7 @@ test(`automatic deposits: list_yourself leaves joined, match_capability leaves d
   near(joined.traces[0].value, AUTO.joined, 'joined trace of a new listing');
   assert.equal(joined.notes[0].body, 'listed');
   // Republishing is not joining again.
-  await postJson(app, '/api/publish', { url: `https://traces-${listingCount}.example.org/mcp` });
+  await postJson(app, '/api/publish', { url: urlOf(listingCount) });
   assert.equal(ok(await call('sense_traces', { listing_id: listing, kind: 'joined' })).traces[0].deposits, 1);
 
   const asker = newCaller();
@@ -375,9 +457,9 @@ test(`bad inputs get clear 4xx errors naming the field (${engine})`, async () =>
     assert.equal(err.code, code, `${tool} ${JSON.stringify(args)}: ${err.message}`);
     assert.equal(err.field, field, `${tool} ${JSON.stringify(args)}`);
   }
-  // Attraction on your own listing must come from others.
-  const own = await newListing();
-  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, own, 'demo', clock.now().toISOString()));
-  assert.equal(failure(await call('leave_trace', { listing_id: own, kind: 'attraction', body: REAL, access_token: token! }, me)).code, 'self_attraction');
-  ok(await call('leave_trace', { listing_id: own, kind: 'danger', body: 'Our own endpoint is down for maintenance today.', access_token: token! }, me));
+  // Attraction on your own listing must come from others (its owner acts with the owner token).
+  const own = await owner({ live: false });
+  assert.equal(failure(await call('leave_trace', { listing_id: own.id, kind: 'attraction', body: REAL }, me, own.headers)).code, 'self_attraction');
+  const danger = ok(await call('leave_trace', { listing_id: own.id, kind: 'danger', body: 'Our own endpoint is down for maintenance today.' }, me, own.headers));
+  assert.deepEqual([danger.caller.kind, danger.caller.label, danger.deposited.moves], ['listing', own.id, false]);
 });

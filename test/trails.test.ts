@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, getJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { DAY_MS, HOUR_MS, ManualClock } from '../src/platform/clock.ts';
 import { inTransaction } from '../src/platform/db/executor.ts';
 import { insertListingIfNew } from '../src/listings/store.ts';
@@ -20,13 +21,15 @@ import { insertComposition } from '../src/mesh/store.ts';
 type Structured = Record<string, any>;
 const clock = new ManualClock('2026-11-01T00:00:00.000Z');
 let app: TestApp;
+let base: string;
 let client: Client;
 
-async function call(name: string, args: Record<string, unknown>) {
-  return (await client.callTool({ name, arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
+/** A tools/call on `via` (default: the anonymous client). */
+async function call(name: string, args: Record<string, unknown>, via = client) {
+  return (await via.callTool({ name, arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
 }
-async function ok(name: string, args: Record<string, unknown>) {
-  const r = await call(name, args);
+async function ok(name: string, args: Record<string, unknown>, via = client) {
+  const r = await call(name, args, via);
   assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.structuredContent)}`);
   return r.structuredContent;
 }
@@ -52,11 +55,18 @@ const pair = (a: string, b: string): TraceSubject => ({ kind: 'pair', listing_id
 
 const L = {} as Record<'a' | 'b' | 'c' | 'd' | 'e', string>;
 
+/** An SDK client; with `headers` (an owner token) on every request. */
+async function connectClient(headers?: Record<string, string>): Promise<Client> {
+  const c = new Client({ name: 'trails-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), headers ? { requestInit: { headers } } : undefined));
+  await c.listTools();
+  return c;
+}
+
 before(async () => {
   app = await startApp({ clock, env: { SEARCH_POLL_MS: '0' } });
-  client = new Client({ name: 'trails-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${await app.listen()}/api/mcp`)));
-  await client.listTools();
+  base = await app.listen();
+  client = await connectClient();
   L.a = await seed('alpha.example.org', 'mcp', 'Alpha', [{ name: 'send_email', description: 'Send an email message', params: [{ name: 'body', required: true }] }], '2025-11-25');
   L.b = await seed('bravo.example.org', 'agent', 'Bravo', [{ name: 'translate', description: 'Translate text into French' }], 'a2a/1.0');
   L.c = await seed('charlie.example.org', 'mcp', 'Charlie', [{ name: 'resize_image', description: 'Resize an image', params: [{ name: 'image_url', required: true }] }], '2026-07-28');
@@ -230,11 +240,25 @@ test(`seed_compositions proposes Live pairs for capabilities asked together; the
   const mine = await ok('seed_compositions', { listing_id: L.b });
   assert.ok(mine.seeds.every((x: Structured) => x.partners.some((p: Structured) => p.listing_id === L.b)));
 
-  const endorsed = await ok('endorse', { listing_id: L.a, partner_listing_id: L.b, body: 'Bravo translated our notes well.' });
-  assert.equal(endorsed.counted, true);
+  // Endorsing acts for the endorser with its owner token. Alpha and Bravo share one owner domain
+  // (example.org): Alpha's endorsement is recorded but moves nothing and never reaches the feed.
+  const foxtrot = await seed('foxtrot.example.net', 'mcp', 'Foxtrot', [{ name: 'count_words', description: 'Count the words of a text', params: [{ name: 'text', required: true }] }], '2025-11-25');
+  const [alpha, fox] = [await connectClient(asOwner(await ownListing(app, L.a))), await connectClient(asOwner(await ownListing(app, foxtrot)))];
+  try {
+    assert.equal((await fails('endorse', { listing_id: L.a, partner_listing_id: L.b })).code, 'owner_token_required');
+    const sibling = await ok('endorse', { listing_id: L.a, partner_listing_id: L.b, body: 'Bravo translated our notes well.' }, alpha);
+    assert.deepEqual([sibling.counted, sibling.moves_rank], [true, false]);
+    assert.ok(!(await getJson(app, '/api/feed')).body.items.some((i: Structured) => i.event === 'endorsement.counted'));
+    // From a Live listing of another owner domain it counts: the feed shows it.
+    const endorsed = await ok('endorse', { listing_id: foxtrot, partner_listing_id: L.b, body: 'Bravo translated our notes well.' }, fox);
+    assert.deepEqual([endorsed.counted, endorsed.moves_rank], [true, true]);
+  } finally {
+    await alpha.close();
+    await fox.close();
+  }
   const feed = (await getJson(app, '/api/feed')).body;
   const e = feed.items.find((i: Structured) => i.event === 'endorsement.counted');
-  assert.deepEqual({ to: e.listing.id, from: e.from_listing_id }, { to: L.b, from: L.a });
+  assert.deepEqual({ to: e.listing.id, from: e.from_listing_id }, { to: L.b, from: foxtrot });
   assert.ok(!JSON.stringify(feed).includes('translated our notes'), 'no free text in the feed');
   assert.ok(feed.items.some((i: Structured) => i.event === 'composition.planned' && /^iss_/.test(i.composition_id)));
 });

@@ -3,19 +3,24 @@
 // next_step: leave_feedback, leave_trace, deposit_outcome, endorse; sense_traces is a plain read
 // with none) is called over MCP with the official SDK client, which checks every result against
 // the listed output schema, and the next_step of its answer is fed back into tools/call as it is;
-// that call must succeed too. Each case runs on its own UTC day, so allowances never decide it.
+// that call must succeed too. Each case runs on its own UTC day, so allowances never decide it. A
+// tool that acts for a listing (endorse) is refused without the listing's owner token and called,
+// with its follow-up, by the listing's owner (owner token as Authorization: Bearer).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { setListingState } from './helpers/state.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
 import { ManualClock, DAY_MS } from '../src/platform/clock.ts';
 import { VALUE_EVENTS } from '../src/metering/events.ts';
 
 const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 let app: TestApp;
 let client: Client;
+/** The owner of the mailer listing (its owner token on the transport). */
+let mailerOwner: Client;
 let tools: Set<string>;
 
 type Structured = Record<string, any>;
@@ -25,8 +30,8 @@ interface NextStep {
   why: string;
 }
 
-async function ok(name: string, args: Record<string, unknown>): Promise<Structured> {
-  const r = (await client.callTool({ name, arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
+async function ok(name: string, args: Record<string, unknown>, via = client): Promise<Structured> {
+  const r = (await via.callTool({ name, arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
   assert.ok(!r.isError, `${name} ${JSON.stringify(args)} failed: ${JSON.stringify(r.structuredContent)}`);
   assert.equal(r.structuredContent.ok, true);
   return r.structuredContent;
@@ -50,11 +55,16 @@ before(async () => {
   client = new Client({ name: 'next-step-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
   tools = new Set((await client.listTools()).tools.map((t) => t.name)); // results are then checked against each outputSchema
-  ids.mailer = await seed('https://next-mailer.example.org/mcp', 'Next Mailer', [{ name: 'send_email', description: 'Send an email to a recipient' }]);
-  ids.pixel = await seed('https://next-pixel.example.org/mcp', 'Next Pixel', [{ name: 'resize_image', description: 'Resize an image to a width and height' }]);
+  // Two owner domains (next-mailer.example.org and next-pixel.example.org would be one, example.org).
+  ids.mailer = await seed('https://next-mailer-example.org/mcp', 'Next Mailer', [{ name: 'send_email', description: 'Send an email to a recipient' }]);
+  ids.pixel = await seed('https://next-pixel-example.org/mcp', 'Next Pixel', [{ name: 'resize_image', description: 'Resize an image to a width and height' }]);
   await app.services.search.poll();
+  mailerOwner = new Client({ name: 'next-step-test-owner', version: '1.0.0' });
+  await mailerOwner.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: asOwner(await ownListing(app, ids.mailer)) } }));
+  await mailerOwner.listTools();
 });
 after(async () => {
+  await mailerOwner.close();
   await client.close();
   await app.close();
 });
@@ -67,6 +77,8 @@ interface Case {
   label?: string;
   setup?: () => Promise<unknown>;
   args: () => Record<string, unknown>;
+  /** Who calls the tool and follows its next_step (default: a caller without an owner token). */
+  via?: () => Client;
 }
 
 const CASES: Case[] = [
@@ -74,7 +86,8 @@ const CASES: Case[] = [
   { tool: 'run_loop_tick', label: 'run_loop_tick without a kernel', args: () => ({ agent_name: 'ns-no-kernel' }) },
   { tool: 'run_loop_tick', label: 'run_loop_tick over a kernel', setup: () => ok('improve_kernel', { agent_name: 'ns-ticker', goals: GOALS }), args: () => ({ agent_name: 'ns-ticker' }) },
   { tool: 'mesh_match', args: () => ({ agent_name: 'ns-matcher', capabilities: ['send email', 'resize image'] }) },
-  { tool: 'mesh_compose', args: () => ({ agent_name: 'ns-composer', listing_id: ids.mailer, goal: 'Send an email with a resized image' }) },
+  // The mailer's owner plans for the mailer (a stranger's plan would be its own, naming no listing of its own).
+  { tool: 'mesh_compose', args: () => ({ agent_name: 'ns-composer', listing_id: ids.mailer, goal: 'Send an email with a resized image' }), via: () => mailerOwner },
   { tool: 'network_sense', args: () => ({}) },
   { tool: 'leave_feedback', args: () => ({ agent_name: 'ns-feedback', rating: 4, body: 'The kernel was clear, but the short prompt dropped my tone rule.', surface: 'improve_kernel' }) },
   { tool: 'leave_trace', args: () => ({ agent_name: 'ns-tracer', capability: 'send email', kind: 'attraction', body: 'Delivered every message within a second in our tests.' }) },
@@ -83,7 +96,18 @@ const CASES: Case[] = [
     setup: () => ok('improve_kernel', { agent_name: 'ns-outcome', goals: GOALS }),
     args: () => ({ agent_name: 'ns-outcome', ok: true, quality: 0.7, body: 'The kernel kept answers short and cited the lines.', from: 'improve_kernel' }),
   },
-  { tool: 'endorse', args: () => ({ listing_id: ids.mailer, partner_listing_id: ids.pixel, body: 'Resized every image we sent it correctly.' }) },
+  {
+    tool: 'endorse',
+    // Without the mailer's owner token the endorsement is refused: it acts for the mailer.
+    setup: async () => {
+      const args = { listing_id: ids.mailer, partner_listing_id: ids.pixel, body: 'Resized every image we sent it correctly.' };
+      const r = (await client.callTool({ name: 'endorse', arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent.error.code, 'owner_token_required');
+    },
+    args: () => ({ listing_id: ids.mailer, partner_listing_id: ids.pixel, body: 'Resized every image we sent it correctly.' }),
+    via: () => mailerOwner,
+  },
 ];
 
 test(`every value tool's next_step, fed back as it is, succeeds (${engine})`, async () => {
@@ -93,13 +117,14 @@ test(`every value tool's next_step, fed back as it is, succeeds (${engine})`, as
     const name = c.label ?? c.tool;
     clock.advance(DAY_MS);
     await c.setup?.();
-    const answer = await ok(c.tool, c.args());
+    const via = c.via?.() ?? client;
+    const answer = await ok(c.tool, c.args(), via);
     const next = answer.next_step as NextStep | undefined;
     assert.ok(next, `${name} answers with a next_step`);
     assert.ok(tools.has(next.tool), `${name}: next_step names a listed tool (${next.tool})`);
     assert.equal(typeof next.why, 'string');
     assert.ok(next.why.length > 0);
-    const after = await ok(next.tool, next.args);
+    const after = await ok(next.tool, next.args, via);
     followed.push(`${name} -> ${next.tool}`);
     // Where the follow-up answers with its own next_step, that one names a listed tool as well.
     if (after.next_step) assert.ok(tools.has(after.next_step.tool), `${name} -> ${next.tool}: its next_step names a listed tool`);

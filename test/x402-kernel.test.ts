@@ -2,7 +2,8 @@
 // with raw JSON-RPC for the header forms: the free allowance runs out, the next call is an isError
 // result carrying the x402 offer for improve_kernel's price, a payment checked by the local
 // facilitator on loopback (test/peers/x402-facilitator.ts) buys the kernel, and a refused payment
-// buys nothing (no kernel in the answer, no unit charged).
+// buys nothing (no kernel in the answer, no unit charged). An agent name is a label inside its
+// address's allowance: the allowance, the usage and the payments are the address's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +13,8 @@ import { nameSubject } from './helpers/value-tools.ts';
 import { startFacilitator, paymentV1, paymentV2Object, type Expected, type Facilitator } from './peers/x402-facilitator.ts';
 import { X402_KNOWN_ASSETS } from '../src/config.ts';
 import { meteredEvent } from '../src/metering/events.ts';
+import { addressHash } from '../src/metering/caller.ts';
+import type { ManualClock } from '../src/platform/clock.ts';
 
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 const KERNEL = meteredEvent('improve_kernel');
@@ -49,6 +52,9 @@ const kernel = async (args: Record<string, unknown>, meta?: Record<string, unkno
   (await client.callTool({ name: 'improve_kernel', arguments: args, ...(meta ? { _meta: meta } : {}) })) as unknown as Result;
 
 const GOALS = ['Answer billing questions for small shops', 'Cite the invoice line you used', 'Stay under 200 words'];
+
+/** The allowance every call of this file spends: the loopback address's (the names are labels in it). */
+const ADDRESS = `addr:${addressHash('127.0.0.1')}`;
 
 const versionsOf = async (name: string) => (await app.sql.selectFrom('kernel_versions').select('version').where('subject', '=', nameSubject(name)).execute()).length;
 
@@ -92,11 +98,14 @@ test(`improve_kernel past its free allowance: the x402 offer, then a paid kernel
   assert.equal(again.structuredContent.meter.paid_today, 2);
   const replay = await kernel({ ...args, payment_proof: proof });
   assert.equal(replay.structuredContent.error.code, 'payment_reused');
-  const row = await app.sql.selectFrom('x402_payments').selectAll().where('subject', '=', nameSubject('x402-kernel-payer')).execute();
+  const row = await app.sql.selectFrom('x402_payments').selectAll().where('subject', '=', ADDRESS).execute();
   assert.equal(row.filter((r: { status: string }) => r.status === 'settled').length, 2);
 });
 
 test(`a refused payment buys no kernel and charges nothing (${engine})`, async () => {
+  // A fresh UTC day: the address's free allowance starts again (the first test used it up).
+  (app.clock as ManualClock).advance(86_400_000);
+  const day = app.clock.now().toISOString().slice(0, 10);
   const args = { agent_name: 'x402-kernel-refused', goals: GOALS };
   for (let i = 0; i < KERNEL.free_per_day; i++) assert.ok(!(await kernel(args)).isError);
   const refused = await kernel(args, { 'x402/payment': paymentV2Object(expected, 'bad-signature') });
@@ -110,6 +119,6 @@ test(`a refused payment buys no kernel and charges nothing (${engine})`, async (
   assert.equal(failed.isError, true);
   assert.equal(failed.structuredContent.error.code, 'payment_failed');
   assert.equal(failed.structuredContent.kernel_id, undefined, 'no kernel in the answer');
-  const usage = await app.sql.selectFrom('meter_usage').selectAll().where('subject', '=', nameSubject('x402-kernel-refused')).where('event_id', '=', 'improve_kernel').executeTakeFirstOrThrow();
+  const usage = await app.sql.selectFrom('meter_usage').selectAll().where('subject', '=', ADDRESS).where('day', '=', day).where('event_id', '=', 'improve_kernel').executeTakeFirstOrThrow();
   assert.equal(Number(usage.paid), 0);
 });

@@ -1,8 +1,9 @@
-// Access tokens: issued to a listing (a demo's scope, widened by a founding seat), resolved from
-// a Bearer header or a `token`/`access_token` argument, revocable by the operator. A token is
-// `rc_` + 32 random bytes (base64url); only its SHA-256 is stored, so a database read never
-// yields a usable token. Unknown, malformed and revoked tokens are one answer: no hint whether a
-// token exists.
+// Product access tokens (SPEC.md 5.2): each opens one listing's product artifacts for its holder,
+// the caller who took the listing's demo (scope demo) or the listing's owner (widened to full by a
+// founding seat). They travel as the `token` query or the `access_token` argument and never act
+// for a listing (owner tokens do that: src/owners). A token is `rc_` + 32 random bytes
+// (base64url); only its SHA-256 is stored, so a database read never yields a usable token.
+// Unknown, malformed and revoked tokens are one answer: no hint whether a token exists.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../platform/db/executor.ts';
 import { newId } from '../platform/ids.ts';
@@ -18,23 +19,27 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 export interface TokenGrant {
   id: string;
   listing_id: string;
+  /** Who holds it (a metering subject key): whose work its artifacts are. */
+  holder: string;
   scope: TokenScope;
 }
+
+const GRANT = ['id', 'listing_id', 'holder', 'scope'] as const;
 
 /** The one answer for every token that does not open anything (401, same words whatever the cause). */
 export const invalidToken = (field = 'access_token') =>
   new AppError(401, 'invalid_token', 'the access token is not valid: it is unknown, malformed or revoked', field);
 
 /** A valid token used for another listing than the one it opens (403: the token is real, the claim is not). */
-export const tokenMismatch = (owner: string, named: string, field = 'listing_id') =>
-  new AppError(403, 'token_mismatch', `the access token opens ${owner}, not ${named}: act as the listing whose token you hold`, field);
+export const tokenMismatch = (opens: string, named: string, field = 'listing_id') =>
+  new AppError(403, 'token_mismatch', `the access token opens ${opens}, not ${named}`, field);
 
 /**
- * Issues the listing's token, or widens its live one: a listing holds at most one live token.
- * Returns the token text only when a new one was made (it is never shown again).
+ * Issues the holder's token for a listing, or widens its live one: a holder holds at most one live
+ * token per listing. Returns the token text only when a new one was made (it is never shown again).
  */
-export async function issueToken(trx: Executor, listingId: string, scope: TokenScope, now: string, retried = false): Promise<{ grant: TokenGrant; token: string | null }> {
-  const live = await q(trx).selectFrom('access_tokens').select(['id', 'listing_id', 'scope']).where('listing_id', '=', listingId).where('revoked_at', 'is', null).executeTakeFirst();
+export async function issueToken(trx: Executor, listingId: string, holder: string, scope: TokenScope, now: string, retried = false): Promise<{ grant: TokenGrant; token: string | null }> {
+  const live = await q(trx).selectFrom('access_tokens').select(GRANT).where('listing_id', '=', listingId).where('holder', '=', holder).where('revoked_at', 'is', null).executeTakeFirst();
   if (live) {
     if (scope === 'full' && live.scope !== 'full') {
       await q(trx).updateTable('access_tokens').set({ scope: 'full', widened_at: now }).where('id', '=', live.id).execute();
@@ -43,18 +48,18 @@ export async function issueToken(trx: Executor, listingId: string, scope: TokenS
     return { grant: live, token: null };
   }
   const token = `rc_${randomBytes(32).toString('base64url')}`;
-  const grant: TokenGrant = { id: newId('tok'), listing_id: listingId, scope };
-  // One live token per listing is a partial unique index (migration 0022): a concurrent issue for
-  // the same listing waits for this one and then finds it (PostgreSQL), instead of making a second.
+  const grant: TokenGrant = { id: newId('tok'), listing_id: listingId, holder, scope };
+  // One live token per listing and holder is a partial unique index: a concurrent issue for the
+  // same pair waits for this one and then finds it (PostgreSQL), instead of making a second.
   const inserted = await q(trx)
     .insertInto('access_tokens')
     .values({ ...grant, hash: hashToken(token), created_at: now, widened_at: null, revoked_at: null })
-    .onConflict((oc) => oc.column('listing_id').where('revoked_at', 'is', null).doNothing())
+    .onConflict((oc) => oc.columns(['listing_id', 'holder']).where('revoked_at', 'is', null).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!inserted) {
     if (retried) throw new Error(`no live access token for ${listingId} after a conflicting issue`);
-    return issueToken(trx, listingId, scope, now, true);
+    return issueToken(trx, listingId, holder, scope, now, true);
   }
   return { grant, token };
 }
@@ -62,7 +67,7 @@ export async function issueToken(trx: Executor, listingId: string, scope: TokenS
 /** The grant a token opens, or undefined (unknown, malformed or revoked alike). */
 export async function resolveToken(ex: Executor, token: string | undefined): Promise<TokenGrant | undefined> {
   if (!token || !TOKEN.test(token)) return undefined;
-  return q(ex).selectFrom('access_tokens').select(['id', 'listing_id', 'scope']).where('hash', '=', hashToken(token)).where('revoked_at', 'is', null).executeTakeFirst();
+  return q(ex).selectFrom('access_tokens').select(GRANT).where('hash', '=', hashToken(token)).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
 /** Like resolveToken, but a token that opens nothing is the 401 of invalidToken. */
@@ -72,18 +77,12 @@ export async function requireToken(ex: Executor, token: string | undefined, fiel
   return grant;
 }
 
-/** The listing's live token (id and scope, never the token), if any. */
-export async function liveTokenOf(ex: Executor, listingId: string): Promise<TokenGrant | undefined> {
-  return q(ex).selectFrom('access_tokens').select(['id', 'listing_id', 'scope']).where('listing_id', '=', listingId).where('revoked_at', 'is', null).executeTakeFirst();
+/** The holder's live token for a listing (id and scope, never the token), if any. */
+export async function liveTokenOf(ex: Executor, listingId: string, holder: string): Promise<TokenGrant | undefined> {
+  return q(ex).selectFrom('access_tokens').select(GRANT).where('listing_id', '=', listingId).where('holder', '=', holder).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
-/** Whether a listing has a live token (its allowance is then spent only with that token). */
-export async function listingHasToken(ex: Executor, listingId: string): Promise<boolean> {
-  const row = await q(ex).selectFrom('access_tokens').select('id').where('listing_id', '=', listingId).where('revoked_at', 'is', null).executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Revokes a listing's live token (operator). Returns whether one was revoked. */
+/** Revokes every live token of a listing (operator, or the listing deleted). Returns whether one was revoked. */
 export async function revokeListingToken(ex: Executor, listingId: string, now: string): Promise<boolean> {
   const res = await q(ex).updateTable('access_tokens').set({ revoked_at: now }).where('listing_id', '=', listingId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;

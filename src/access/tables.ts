@@ -9,7 +9,8 @@ export type TokenScope = 'demo' | 'full';
 export interface AccessTokensTable {
   id: string; // tok_..., safe to show and log
   hash: string; // hex SHA-256 of the token
-  listing_id: string;
+  listing_id: string; // the listing whose product it opens
+  holder: string; // who holds it (metering subject key): a demo's caller, or `listing:<id>` for the owner
   scope: TokenScope; // demo: that listing's demo artifacts; full: the whole product (founding seat)
   created_at: string;
   widened_at: string | null;

@@ -47,6 +47,7 @@ const marketOutput = z.looseObject({ product_id: z.string(), title: z.string(), 
 
 export const publishCollabProduct = defineOperation({
   name: 'publish_collab_product',
+  ownerOnly: true,
   title: 'Publish a collab product',
   description: `Publish the product draft of a session you led to the collab market at a price in USD (0-${MAX_PRICE_USD}, default ${DEFAULT_PRICE_USD}; 0 = free for everyone). Buyers with founding access get it free; others pay through x402 once payments are open. Published once. Metered: collab_publish, 1 free a day.`,
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
@@ -115,6 +116,7 @@ export const listCollabMarket = defineOperation({
 
 export const buyCollabProduct = defineOperation({
   name: 'buy_collab_product',
+  ownerOnly: true,
   title: 'Buy a collab product',
   description:
     'Buy a published collab product for your listing. Free for founding access (your listing is founding-verified or your access token has the full scope) and for a price of 0; otherwise a 402 payment_required while payments are not open, or an x402 payment (payment_proof or X-PAYMENT) when the server accepts x402. Bought once per listing; buying again returns the purchase. Next: install_collab_product.',
@@ -157,6 +159,7 @@ export const buyCollabProduct = defineOperation({
 
 export const installCollabProduct = defineOperation({
   name: 'install_collab_product',
+  ownerOnly: true,
   title: 'Install a collab product',
   description: 'The artifacts of a collab product you bought or made (README.md with every step\'s result quoted as data, collab.json with the whole package). Others get 403 not_bought and the call to buy it.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -9,7 +9,7 @@ import { iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { findListingById } from '../listings/store.ts';
-import { resolveToken } from '../access/store.ts';
+import { requireToken } from '../access/store.ts';
 import { metered, meteredArgs } from '../metering/run.ts';
 import { resolveSubject } from '../metering/caller.ts';
 import { meteredEvent, EVENTS } from '../metering/events.ts';
@@ -60,9 +60,10 @@ const openOutput = z.looseObject({ ok: z.literal(true), workflow: workflowOutput
 
 export const createCollabWorkflow = defineOperation({
   name: 'create_collab_workflow',
+  ownerOnly: true,
   title: 'Create a collab workflow',
   description:
-    'Plan a collaboration you lead: a goal, your listing (the lead), partner listings with their roles, and ordered steps each done by one role ("lead", "any" or a partner\'s role). Without steps, they are derived from the goal: one per need, for the partners in turn, then a review by you. Without partners, its sessions are open to any Live listing. Each partner finds the invitation in its inbox (GET /api/talk). Not metered; opening its session is (collab_session_open with workflow_id).',
+    'Plan a collaboration you lead: a goal, your listing (the lead), partner listings with their roles, and ordered steps each done by one role ("lead", "any" or a partner\'s role). Without steps, they are derived from the goal: one per need, for the partners in turn, then a review by you. Without partners, its sessions are open to any Live listing. Each partner finds the invitation in its inbox (its owner\'s talk check-in, POST /api/talk). Not metered; opening its session is (collab_session_open with workflow_id).',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({ goal: goalField, listing_id: actorListingField, agent_name: agentNameField, ...partnerFields, steps: stepsField, access_token: accessTokenField }),
   output: z.looseObject({ ok: z.literal(true), workflow: workflowOutput, next_step: nextStepOutput }),
@@ -97,9 +98,10 @@ async function meteredOpen(ctx: Ctx, actor: Actor, claims: { access_token?: stri
 
 export const collabSessionOpen = defineOperation({
   name: 'collab_session_open',
+  ownerOnly: true,
   title: 'Open a collab session',
   description:
-    'Open a collaboration session you lead: for a goal with invited partners (a workflow is made for it, steps derived from the goal unless given), or for an existing workflow of yours (workflow_id). Invited partners find their join call in their inbox (GET /api/talk), then join (collab_session_join) and claim steps in order. Without partners the session is open to any Live listing. Metered: collab_session_open, 2 free a day.',
+    'Open a collaboration session you lead: for a goal with invited partners (a workflow is made for it, steps derived from the goal unless given), or for an existing workflow of yours (workflow_id). Invited partners find their join call in their inbox (their owner\'s talk check-in, POST /api/talk), then join (collab_session_join) and claim steps in order. Without partners the session is open to any Live listing. Metered: collab_session_open, 2 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     goal: goalField.optional(),
@@ -133,6 +135,7 @@ export const collabSessionOpen = defineOperation({
 
 export const completeCollabPath = defineOperation({
   name: 'complete_collab_path',
+  ownerOnly: true,
   title: 'Complete the collab path',
   description:
     'The collab path in one call: makes a workflow for your listing\'s goal and opens its first session. Partners are the ones you name, else your most composed Live peers (from mesh compositions), else none (the session is then open to any Live listing). Without a goal, one is derived from your listing (review its card, test its first skill, write an improvement report). Next: partners join, then next -> claim -> result, messages, and collab_session_close packages the results for the market. Metered: collab_session_open, 2 free a day.',
@@ -159,6 +162,7 @@ export const completeCollabPath = defineOperation({
 
 export const listCollabWorkflows = defineOperation({
   name: 'list_collab_workflows',
+  ownerOnly: true,
   title: 'List collab workflows',
   description: 'The workflows your listing leads or is invited to, newest first, with your role in each, its steps and its current session (if one runs).',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -190,6 +194,7 @@ export const listCollabWorkflows = defineOperation({
 
 export const collabRun = defineOperation({
   name: 'collab_run',
+  ownerOnly: true,
   title: 'Run a collab workflow step',
   description:
     'Run your next step of a workflow: opens its session if none runs (lead only; metered collab_session_open), joins you if you are invited, then finishes the step you hold (with `result`) or claims the next ready step for your role (metered collab_session_step) and, with `result`, posts it in the same call. Otherwise says what the session waits on.',
@@ -276,12 +281,12 @@ export const collabAccessStatus = defineOperation({
   output: z.looseObject({ ok: z.literal(true), allowances: z.array(meterOutput), founding_access: z.boolean(), next_step: nextStepOutput }),
   handler: async (ctx, input) => {
     const ex = ctx.db.kysely;
-    if (input.listing_id !== undefined && input.access_token === undefined && ctx.caller.token === undefined && !(await findListingById(ex, input.listing_id))) {
+    if (input.listing_id !== undefined && !(await findListingById(ex, input.listing_id))) {
       throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
     }
-    const subject = await resolveSubject(ex, ctx, input);
+    const subject = await resolveSubject(ex, ctx, { listing_id: input.listing_id, agent_name: input.agent_name });
     const now = ctx.clock.now();
-    const usage = new Map((await usageOfDay(ex, subject.key, utcDay(now))).map((u) => [u.event_id, u]));
+    const usage = new Map((await usageOfDay(ex, subject.allowance, utcDay(now))).map((u) => [u.event_id, u]));
     const allowances = COLLAB_EVENTS.map((e) => ({
       ...meterView(subject, e, usage.get(e) ?? { used: 0, refilled: 0, paid: 0 }, now),
       always_free: meteredEvent(e).always_free,
@@ -295,12 +300,12 @@ export const collabAccessStatus = defineOperation({
         allowances,
         founding_access: false,
         listing: null,
-        note: 'Collab sessions are between listings: name your listing_id (or send its access token) to open, join and buy.',
+        note: 'Collab sessions are between listings: act for your listing with its owner token (Authorization: Bearer rco_...) to open, join and buy; claim_listing proves control.',
         next_step: nextStep('list_collab_market', {}, 'Browse what collaborations have produced.'),
       };
     }
-    const token = input.access_token ?? ctx.caller.token;
-    const grant = token !== undefined ? await resolveToken(ex, token) : undefined;
+    const given = input.access_token !== undefined ? await requireToken(ex, input.access_token) : undefined;
+    const grant = given?.listing_id === listingId ? given : undefined; // another listing's token opens nothing here
     const founding = (await loadFunnel(ex, [listingId])).get(listingId)?.founding_verified === true;
     const sessions = await sessionStatesOf(ex, listingId);
     const products = await productsOfOwner(ex, listingId, 100);

@@ -12,8 +12,8 @@ export const actorListingField = z
   .min(1)
   .max(64)
   .optional()
-  .describe('Your listing: you act in collab sessions as this listing (or send its access token; a listing that holds a token acts only with it).');
-export const accessTokenField = z.string().max(200).optional().describe("Your listing's access token (or send Authorization: Bearer).");
+  .describe('Your listing: you act in collab sessions as this listing, with its owner token as Authorization: Bearer rco_...');
+export const accessTokenField = z.string().max(200).optional().describe('A product access token (rc_...) of your listing: a full one (a founding seat) buys market products free. Act for your listing with its owner token, sent as Authorization: Bearer rco_....');
 export const agentNameField = z.string().max(120).optional().describe('Your agent name (a label kept with the workflow).');
 export const goalField = z.string().max(MAX_GOAL, `must be at most ${MAX_GOAL} characters`).describe('What the collaboration should achieve, in your own words; each need in it ("research the market, write a summary") becomes a step when no steps are given.');
 export const partnerFields = {

@@ -5,7 +5,8 @@ import type { Executor } from '../platform/db/executor.ts';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { cleanText } from '../listings/text.ts';
-import type { ListingRow } from '../listings/store.ts';
+import { findListingById, type ListingRow } from '../listings/store.ts';
+import { postToInbox } from '../inbox/store.ts';
 import { MAX_PARTNERS, PARTNER } from './plan.ts';
 import { assertAccepting, assertJoined, claimRefusal, readyStep, roleFits } from './rules.ts';
 import {
@@ -175,18 +176,40 @@ export async function byoRole(ex: Executor, sessionId: string, callerId: string,
   return role;
 }
 
-/** Seats a bring-your-own runtime's listing as a joined participant (the session must still accept). */
-export async function seatByo(trx: Executor, sessionId: string, listingId: string, role: string, now: string): Promise<{ role: string; already: boolean }> {
+/**
+ * Seats a bring-your-own runtime's listing (the session must still accept). With `consent` (the
+ * runtime was listed by this very call, so the caller brought it) it joins at once; a listing that
+ * existed before is someone's own, so it is only invited: its owner accepts with
+ * collab_session_join, and its inbox says so.
+ */
+export async function seatByo(trx: Executor, sessionId: string, listingId: string, role: string, now: string, consent: boolean): Promise<{ role: string; already: boolean; status: 'joined' | 'invited' }> {
   const s = await requireLockedSession(trx, sessionId, 'update');
   assertAccepting(s);
   if (listingId === s.owner_listing_id) throw badRequest('invalid_input', 'this endpoint is the lead\'s own listing: it is in the session already', 'url');
   const p = await findParticipant(trx, sessionId, listingId);
-  if (p?.status === 'joined') return { role: p.role, already: true };
+  if (p?.status === 'joined') return { role: p.role, already: true, status: 'joined' };
+  if (p?.status === 'invited' && !consent) return { role: p.role, already: true, status: 'invited' };
   if (p?.status === 'invited') await acceptInvitation(trx, sessionId, listingId, now);
   else {
     if ((await countParticipants(trx, sessionId)) > MAX_PARTNERS) throw conflict('session_full', `session ${sessionId} has ${MAX_PARTNERS} partners already`, 'session_id');
-    await addParticipant(trx, sessionId, { listing_id: listingId, role, status: 'joined', byo: true }, now);
+    await addParticipant(trx, sessionId, { listing_id: listingId, role, status: consent ? 'joined' : 'invited', byo: true }, now);
+    if (!consent) {
+      const lead = (await findListingById(trx, s.owner_listing_id))?.name ?? s.owner_listing_id;
+      await postToInbox(
+        trx,
+        {
+          listing_id: listingId,
+          kind: 'collab_invitation',
+          from_listing_id: s.owner_listing_id,
+          data: { session_id: sessionId, role },
+          text: `${lead} asks your listing to take part in a collab session as ${role}: join it if you want to.`,
+          action: { tool: 'collab_session_join', args: { session_id: sessionId, listing_id: listingId }, why: `Accept: join the session as ${role}.` },
+        },
+        now,
+      );
+      return { role, already: false, status: 'invited' };
+    }
   }
   if (!(await moveSession(trx, sessionId, ['open'], 'active', now))) await touchSession(trx, sessionId, now);
-  return { role: p?.role ?? role, already: false };
+  return { role: p?.role ?? role, already: false, status: 'joined' };
 }

@@ -8,12 +8,12 @@ import { AppError, conflict } from '../platform/errors.ts';
 import { DAY_MS, iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { cleanText } from '../listings/text.ts';
-import { countActive } from '../listings/store.ts';
+import { countActive, findListingById } from '../listings/store.ts';
 import { scrubPersonal } from '../feed/public.ts';
 import { postToInbox } from '../inbox/store.ts';
 import { grantFor, type RefillResult } from '../metering/grants.ts';
 import { nextReset, utcDay } from '../metering/day.ts';
-import type { Subject } from '../metering/caller.ts';
+import { subjectOfListing } from '../metering/caller.ts';
 import { loadPartnersFile, type PartnersFile } from './partners-file.ts';
 import { DEFAULT_TRAITS, maxLikeness, type MatchedTrait, type Trait } from './traits.ts';
 import { GATE, gatherCandidates, MAX_LISTINGS, rankCandidates, type Candidate } from './candidates.ts';
@@ -100,7 +100,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** Whether the call carries the operator's ADMIN_TOKEN as its Bearer (compared in constant time). */
 function isOperator(ctx: Ctx): boolean {
   const expected = ctx.config.adminToken;
-  const given = ctx.caller.token;
+  const given = ctx.caller.bearer;
   return expected !== undefined && given !== undefined && timingSafeEqual(digest(given), digest(expected));
 }
 
@@ -231,8 +231,6 @@ export const connectorDaily = defineOperation({
   },
 });
 
-const listingSubject = (id: string): Subject => ({ key: `listing:${id}`, kind: 'listing', listing_id: id, label: id });
-
 export const connectorPrep = defineOperation({
   name: 'connector_prep',
   tool: false, // operator only (ADMIN_TOKEN), never a tool
@@ -256,13 +254,14 @@ export const connectorPrep = defineOperation({
     const done = await inTransaction(ctx.db.kysely, async (trx) => {
       const won = await markPrepped(trx, day, now, note);
       if (!won) return { prepared_now: false, refill: null as RefillResult | null, inbox_message_id: null as string | null };
-      if (!won.listing_id) return { prepared_now: true, refill: null, inbox_message_id: null };
+      const partner = won.listing_id ? await findListingById(trx, won.listing_id) : undefined;
+      if (!partner) return { prepared_now: true, refill: null, inbox_message_id: null };
       // The refill and the partner's note are written with the preparation: all or nothing, once.
-      const refill = await grantFor(trx, listingSubject(won.listing_id), 'connector_onboard', clockNow);
+      const refill = await grantFor(trx, subjectOfListing(partner), 'connector_onboard', clockNow);
       const message = await postToInbox(
         trx,
         {
-          listing_id: won.listing_id,
+          listing_id: partner.id,
           kind: 'connector',
           text: `Rollcall's operator picked your listing as the connector partner of ${day} and will reach out through your own channels.${refill.granted ? ` You got one more free unit of ${refill.events.join(' and ')} today (connector_onboard refill).` : ''}`,
           data: { day, refill_granted: refill.granted, events: refill.events },

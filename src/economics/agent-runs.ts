@@ -20,13 +20,13 @@ export const getAgentRuns = defineOperation({
   title: 'A caller\'s value-tool runs',
   annotations: READ_ONLY,
   description:
-    "A caller's or a listing's history of value-tool runs, newest first: kernel versions (improve_kernel) and loop ticks (run_loop_tick) with their reasons, compositions made or taken part in (mesh_compose), outcomes deposited or reported on the listing (deposit_outcome), and today's metered units per event. Name yourself as for a metered call (Bearer token or access_token, listing_id, or agent_name); without any, your address's runs.",
+    "A caller's or a listing's history of value-tool runs, newest first: kernel versions (improve_kernel) and loop ticks (run_loop_tick) with their reasons, compositions made or taken part in (mesh_compose), outcomes deposited or reported on the listing (deposit_outcome), and today's metered units per event. Name yourself as for a metered call (the owner token of your listing as Authorization: Bearer, or agent_name); without any, your address's runs.",
   input: z.strictObject({ ...callerArgs, limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many of each kind of run (default 20, at most 100).') }),
   output: z.looseObject({ ok: z.literal(true), caller: z.looseObject({ kind: z.string(), label: z.string() }), kernel_versions: z.array(z.looseObject({ version: z.number() })), compositions: z.array(z.looseObject({ composition_id: z.string() })), outcomes: z.array(z.looseObject({ id: z.string() })) }),
   handler: async (ctx: Ctx, input) => {
     const ex = ctx.db.kysely;
     if (input.listing_id !== undefined && !(await findListingById(ex, input.listing_id))) throw notFound(`no listing has the id ${JSON.stringify(input.listing_id)}`, 'listing_id');
-    const subject = await resolveSubject(ex, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
+    const subject = await resolveSubject(ex, ctx, { listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
     const listingId = subject.listing_id;
     const versions = await versionsOf(ex, subject.key, input.limit);
     const own = await compositionsOfOwner(ex, subject.key, input.limit);
@@ -37,7 +37,7 @@ export const getAgentRuns = defineOperation({
       compositions.set(c.composition_id, { composition_id: c.composition_id, role: c.role, goal: c.goal, capabilities: c.capabilities, partners: c.steps.map((s) => s.listing_id), gaps: c.gaps, created_at: c.created_at });
     }
     const outcomes = await recentOutcomes(ex, { depositor: subject.key, listing_id: listingId }, input.limit);
-    const today = await usageOfDay(ex, subject.key, utcDay(ctx.clock.now()));
+    const today = await usageOfDay(ex, subject.allowance, utcDay(ctx.clock.now()));
     const listed = [...compositions.values()].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, input.limit);
     return {
       ok: true as const,

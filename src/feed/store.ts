@@ -7,6 +7,7 @@ import { feedTables as q } from './tables.ts';
 /** Event types and the public facts each may carry (anything else given is dropped, never stored). */
 export const FEED_EVENTS = {
   'listing.listed': [],
+  'listing.claimed': ['method'],
   'listing.live': ['score'],
   'demo.taken': [],
   'feedback.left': ['rating'],
@@ -36,6 +37,7 @@ export async function appendFeedEvent(ex: Executor, type: FeedEventType, listing
   for (const key of FEED_EVENTS[type] as readonly string[]) {
     const v = facts[key];
     if (typeof v === 'number' || typeof v === 'boolean') data[key] = v;
+    else if (key === 'method' && typeof v === 'string' && /^[a-z_]{1,20}$/.test(v)) data[key] = v;
     else if (key.endsWith('_id') && typeof v === 'string' && PUBLIC_ID.test(v)) data[key] = v;
   }
   await q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }).execute();
@@ -47,4 +49,9 @@ export async function readFeedEvents(ex: Executor, limit: number, beforeSeq?: nu
   if (beforeSeq !== undefined) sel = sel.where('seq', '<', beforeSeq);
   const rows = await sel.execute();
   return rows.map((r) => ({ seq: Number(r.seq), at: r.at, type: r.type as FeedEventType, listing_id: r.listing_id, data: JSON.parse(r.data) }));
+}
+
+/** Removes every event of a listing (it was deleted: the feed keeps no trace of it). */
+export async function deleteFeedEventsOf(ex: Executor, listingId: string): Promise<void> {
+  await q(ex).deleteFrom('feed_events').where('listing_id', '=', listingId).execute();
 }

@@ -111,8 +111,10 @@ export const traceOfRating = (rating: number): { channel: 'attraction' | 'danger
 
 /**
  * Records one ultra feedback item for `subject` in `trx`: refuses junk (400 feedback_not_real) and
- * unknown listings (404), counts an identical body once per caller and day, grants the refill for
- * a counted item, and leaves the listing's trace for the caller's first counted item on it that day.
+ * unknown listings (404), counts an identical body once per caller and day (a caller without an
+ * owner token: one item per address and day), grants the refill for a counted item, and leaves the
+ * listing's trace for the caller's first counted item on it that day (moving the listing's field
+ * only when its owner sent it; anyone else's is recorded).
  */
 export async function recordFeedback(trx: Executor, subject: Subject, input: FeedbackInput, now: Date): Promise<Recorded> {
   const survey = surveyPart(input);
@@ -121,7 +123,8 @@ export async function recordFeedback(trx: Executor, subject: Subject, input: Fee
     throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
   }
   const day = utcDay(now);
-  const counted = await claimCount(trx, subject.key, day, bodyHash(body));
+  const owner = subject.kind === 'listing';
+  const counted = owner ? await claimCount(trx, subject.key, day, bodyHash(body)) : await claimCount(trx, subject.allowance, day, 'anonymous');
   // The trace is claimed like a body (its own key in the same table), so concurrent items leave one.
   const mark = traceOfRating(input.rating);
   const traceClaimed = input.listing_id !== undefined && counted && mark !== null && (await claimCount(trx, subject.key, day, `trace:${input.listing_id}`));
@@ -147,11 +150,15 @@ export async function recordFeedback(trx: Executor, subject: Subject, input: Fee
   if (counted) refill = await grantFor(trx, subject, 'leave_feedback', now);
   else {
     const r = refillOf('leave_feedback');
-    refill = { action: 'leave_feedback', granted: false, events: [], grants_today: (await grantsOfDay(trx, subject.key, day)).get('leave_feedback') ?? 0, max_per_day: r.max_per_day, reason: 'you already left this same feedback today: it is stored once more but refills once' };
+    const reason = owner
+      ? 'you already left this same feedback today: it is stored once more but refills once'
+      : 'feedback without an owner token counts once per address and day: it is stored, but only your first item today refills';
+    refill = { action: 'leave_feedback', granted: false, events: [], grants_today: (await grantsOfDay(trx, subject.allowance, day)).get('leave_feedback') ?? 0, max_per_day: r.max_per_day, reason };
   }
   let trace: Recorded['trace'] = null;
   if (traceClaimed && mark) {
-    await deposit(trx, { channel: mark.channel, subject: subjectKey({ kind: 'listing', listing_id: input.listing_id! }), intensity: mark.intensity, body: `feedback ${input.rating}/5`, depositor: 'system', at: now });
+    const moves = subject.listing_id === input.listing_id;
+    await deposit(trx, { channel: mark.channel, subject: subjectKey({ kind: 'listing', listing_id: input.listing_id! }), intensity: mark.intensity, body: `feedback ${input.rating}/5`, depositor: 'system', at: now }, { moves });
     trace = { ...mark, listing_id: input.listing_id! };
   }
   return { item, refill, trace, bonus: await surveyBonus(trx, subject, survey, counted, now) };
@@ -163,8 +170,8 @@ export const themesView = (themes: readonly ThemeId[]) => themes.map((theme) => 
 export const feedbackInput = z.object({
   rating: ratingField.describe('Your rating, a whole number 1-5.'),
   body: bodyField.describe('One real sentence about your experience (at least 12 characters and 3 words; placeholder text is refused).'),
-  agent_name: z.string().max(MAX_NAME).optional().describe('Your agent\'s name: whose allowance the refill goes to (required as a tool).'),
-  listing_id: z.string().max(64).optional().describe('The listing this feedback is about (your own listing, when you have one); it must exist.'),
+  agent_name: z.string().max(MAX_NAME).optional().describe('Your agent\'s name, a label kept with the feedback (required as a tool).'),
+  listing_id: z.string().max(64).optional().describe('The listing this feedback is about; it must exist. Your own, sent with its owner token (Authorization: Bearer rco_...), for a founding seat.'),
   surface: z.enum(SURFACES).optional().describe('Where the feedback is about (SPEC.md 2.5 surface ids); default general.'),
   mode: feedbackModeField,
   audience: z.enum(['agent', 'mcp']).optional().describe('Whether you are an agent or an MCP server.'),
@@ -172,11 +179,10 @@ export const feedbackInput = z.object({
   source: z.string().max(MAX_SHORT).optional().describe('Where the feedback comes from (your runtime or client).'),
   tags: z.array(z.string().max(MAX_TAG)).max(MAX_TAGS).optional().describe(`Up to ${MAX_TAGS} short tags.`),
   answers: answersField,
-  access_token: z.string().max(200).optional().describe('Your access token (or send Authorization: Bearer): the refill goes to your listing.'),
 });
 
 /** The tool door's stricter input: the tool requires agent_name (SPEC.md 4.2); REST does not (2.5). */
-export const feedbackToolInput = feedbackInput.extend({ agent_name: z.string().min(1, 'is required').max(MAX_NAME).describe('Your agent\'s name: whose allowance the refill goes to.') });
+export const feedbackToolInput = feedbackInput.extend({ agent_name: z.string().min(1, 'is required').max(MAX_NAME).describe('Your agent\'s name, a label kept with the feedback.') });
 export type LeaveFeedbackInput = z.output<typeof feedbackInput>;
 
 /** What leave_feedback answers about the item itself (the founding part is added by the composed operation). */

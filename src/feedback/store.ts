@@ -184,3 +184,11 @@ export async function commonThemes(ex: Executor, excludeSubject: string | undefi
     .execute();
   return rows.filter((r) => isThemeId(r.theme)).map((r) => ({ theme: r.theme as ThemeId, count: Number(r.n) }));
 }
+
+/**
+ * Unlinks the feedback a subject wrote from it (its listing was deleted): the items stay for the
+ * aggregates and the audit, with no author and no agent name.
+ */
+export async function eraseAuthor(ex: Executor, subject: string): Promise<void> {
+  await q(ex).updateTable('feedback_items').set({ subject: 'erased', agent_name: null }).where('subject', '=', subject).execute();
+}

@@ -51,6 +51,6 @@ export function funnelLoop(base: string) {
       { stage: 'discount', do: `a founding seat while ${FOUNDING_SEATS} last, then a ${LATER_PERCENT_OFF}% code`, tool: 'get_founding_deal' },
       { stage: 'buy', do: 'the code redeems once payments open', tool: 'get_founding_deal' },
     ],
-    repeat: 'Check in on talk (GET /api/talk?listing_id=) at least weekly to stay Live.',
+    repeat: 'Once claimed, check in on talk (POST /api/talk with the owner token) at least weekly to stay Live.',
   };
 }

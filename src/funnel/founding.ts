@@ -2,11 +2,12 @@
 // "Founding seats"). A seat is numbered by one conditional UPDATE of the counter row
 // (`taken = taken + 1 WHERE taken < 100 RETURNING taken`): PostgreSQL re-checks the condition on
 // the row a concurrent grant just committed, so seat numbers are 1..100, each once, and the 101st
-// grant finds no row. The seat table's primary key (1..100, CHECK) and unique listing are the
-// second guard. Codes are random, stored hashed, one per listing (unique).
+// grant finds no row. The seat table's primary key (1..100, CHECK), unique listing and unique
+// owner domain are the second guard. Codes are random, stored hashed, one per listing and one per
+// owner domain (unique).
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Executor } from '../platform/db/executor.ts';
+import { takesRowLocks, type Executor } from '../platform/db/executor.ts';
 import { funnelTables as q } from './tables.ts';
 import { FOUNDING_SEATS, LATER_PERCENT_OFF } from './deal.ts';
 
@@ -23,6 +24,26 @@ export async function holdingOf(ex: Executor, listingId: string): Promise<Holdin
   return undefined;
 }
 
+/**
+ * Locks the counter row until commit (PostgreSQL; SQLite has one writer at a time): every grant
+ * takes it before it looks at what an owner domain holds, so two listings of one domain never
+ * both find "nothing held yet".
+ */
+export async function lockFoundingCounter(trx: Executor): Promise<void> {
+  if (!takesRowLocks(trx)) return;
+  await q(trx).selectFrom('founding_counter').select('taken').where('name', '=', 'seats').forUpdate().execute();
+}
+
+/** What a listing of the owner domain already holds (one seat or code per domain), and which listing holds it. */
+export async function holdingOfDomain(ex: Executor, ownerDomain: string): Promise<(Holding & { listing_id: string }) | undefined> {
+  const seat = await q(ex).selectFrom('founding_seats').select('listing_id').where('owner_domain', '=', ownerDomain).executeTakeFirst();
+  const code = seat ? undefined : await q(ex).selectFrom('discount_codes').select('listing_id').where('owner_domain', '=', ownerDomain).executeTakeFirst();
+  const listingId = seat?.listing_id ?? code?.listing_id;
+  if (listingId === undefined) return undefined;
+  const held = await holdingOf(ex, listingId);
+  return held && { ...held, listing_id: listingId };
+}
+
 /** Takes the next founding seat: its number, or undefined when all are taken. Holds the counter row until commit. */
 export async function takeSeatNumber(trx: Executor): Promise<number | undefined> {
   const row = await q(trx)
@@ -35,7 +56,7 @@ export async function takeSeatNumber(trx: Executor): Promise<number | undefined>
   return row ? Number(row.taken) : undefined;
 }
 
-export async function insertSeat(trx: Executor, row: { seat: number; listing_id: string; feedback_id: string; token_id: string; created_at: string }): Promise<void> {
+export async function insertSeat(trx: Executor, row: { seat: number; listing_id: string; feedback_id: string; token_id: string; owner_domain: string; created_at: string }): Promise<void> {
   await q(trx).insertInto('founding_seats').values(row).execute();
 }
 
@@ -56,12 +77,12 @@ export const hashCode = (code: string): string => createHash('sha256').update(co
 export const codeHint = (code: string): string => `${code.slice(0, 5)}****-****-${code.slice(-4)}`;
 
 /** Issues the listing's code; returns the code text (shown once). */
-export async function insertCode(trx: Executor, row: { listing_id: string; feedback_id: string; created_at: string }): Promise<{ code: string; hint: string }> {
+export async function insertCode(trx: Executor, row: { listing_id: string; feedback_id: string; owner_domain: string; created_at: string }): Promise<{ code: string; hint: string }> {
   const code = newCode();
   const hint = codeHint(code);
   await q(trx)
     .insertInto('discount_codes')
-    .values({ code_hash: hashCode(code), listing_id: row.listing_id, hint, percent_off: LATER_PERCENT_OFF, feedback_id: row.feedback_id, created_at: row.created_at, redeemed_at: null })
+    .values({ code_hash: hashCode(code), listing_id: row.listing_id, hint, percent_off: LATER_PERCENT_OFF, feedback_id: row.feedback_id, owner_domain: row.owner_domain, created_at: row.created_at, redeemed_at: null })
     .execute();
   return { code, hint };
 }
@@ -86,14 +107,23 @@ export async function foundingCounts(ex: Executor): Promise<FoundingCounts> {
   return { seats_taken: Number(seats.n), codes_issued: Number(codes.n), codes_redeemed: Number(codes.r) };
 }
 
-/** Counts one real feedback item for the payments gate (once per item). */
-export async function tallyFeedback(trx: Executor, row: { feedback_id: string; kind: 'agent' | 'mcp'; listing_id: string | null; created_at: string }): Promise<void> {
+/** Records one real feedback item (once per item); `owner_domain` when it came with the listing's owner token. */
+export async function tallyFeedback(trx: Executor, row: { feedback_id: string; kind: 'agent' | 'mcp'; listing_id: string | null; owner_domain: string | null; created_at: string }): Promise<void> {
   await q(trx).insertInto('funnel_feedback').values(row).onConflict((oc) => oc.column('feedback_id').doNothing()).execute();
 }
 
-/** Real feedback counted for the payments gate, by kind. */
+/**
+ * The payments gate's count, by kind: the distinct owner domains of claimed listings that left
+ * real feedback with their owner token (fifty paths of one site, or anonymous callers, count
+ * once or not at all).
+ */
 export async function gateCounts(ex: Executor): Promise<{ agent: number; mcp: number }> {
-  const rows = await q(ex).selectFrom('funnel_feedback').select(['kind', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('kind').execute();
+  const rows = await q(ex)
+    .selectFrom('funnel_feedback')
+    .select(['kind', (eb) => eb.fn.count<number>('owner_domain').distinct().as('n')])
+    .where('owner_domain', 'is not', null)
+    .groupBy('kind')
+    .execute();
   const out = { agent: 0, mcp: 0 };
   for (const r of rows) if (r.kind === 'agent' || r.kind === 'mcp') out[r.kind] = Number(r.n);
   return out;

@@ -1,15 +1,19 @@
 // What real feedback earns (SPEC.md 3.1, DESIGN.md "Founding seats"), inside the transaction that
-// recorded it: one of the 100 founding seats for a Live (or demoed) listing the feedback names,
-// with its access token issued or widened to the full product and the founding_verified badge;
-// after the seats, one 25% code per listing. Feedback naming no listing takes neither. Every real
-// item is counted for the payments gate by the listing's kind, or its audience when it names none.
+// recorded it: one of the 100 founding seats for a claimed, Live (or demoed) listing whose owner
+// sent the feedback with its owner token, the claim made by a proof on the owner's own site (a
+// well-known file or a DNS record) and found again just before; the owner's product access token
+// is issued or widened to the full product, and the listing gets the founding_verified badge.
+// After the seats, a 25% code. One seat or code per listing and per owner domain. Feedback from
+// anyone else is recorded and takes neither. Every real item is recorded by the listing's kind
+// (or its audience); the payments gate counts the owner domains among them.
 import type { Executor } from '../platform/db/executor.ts';
 import { lockListing } from '../listings/store.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { issueToken } from '../access/store.ts';
 import { iso } from '../platform/clock.ts';
 import { loadFunnel, NO_FUNNEL, setFunnelFlags } from './store.ts';
-import { foundingCounts, gateCounts, holdingOf, insertCode, insertSeat, takeSeatNumber, tallyFeedback } from './founding.ts';
+import { foundingCounts, gateCounts, holdingOf, holdingOfDomain, insertCode, insertSeat, lockFoundingCounter, takeSeatNumber, tallyFeedback } from './founding.ts';
+import type { ClaimMethod } from '../owners/store.ts';
 import { FOUNDING_PERCENT_OFF, FOUNDING_SEATS, LATER_PERCENT_OFF } from './deal.ts';
 import { paymentsState, type PaymentsState } from './prices.ts';
 
@@ -28,7 +32,20 @@ export async function dealState(ex: Executor): Promise<DealState> {
   };
 }
 
-export type FoundingOutcome = 'seat' | 'code' | 'already_seated' | 'already_coded' | 'no_listing' | 'not_eligible';
+export type FoundingOutcome = 'seat' | 'code' | 'already_seated' | 'already_coded' | 'no_listing' | 'not_eligible' | 'unclaimed' | 'proof_needed' | 'domain_held';
+
+export const FOUNDING_OUTCOMES: readonly FoundingOutcome[] = ['seat', 'code', 'already_seated', 'already_coded', 'no_listing', 'not_eligible', 'unclaimed', 'proof_needed', 'domain_held'];
+
+/** The caller's owner claim on the listing the feedback names (only when it sent that listing's owner token). */
+export interface FoundingClaim {
+  owner_domain: string;
+  method: ClaimMethod;
+  /** Where the proof was looked for just before this transaction, and whether it was there. */
+  proof: { found: boolean; where: string };
+}
+
+/** The holder key of a listing's own product access token (its owner's). */
+export const ownerHolder = (listingId: string): string => `listing:${listingId}`;
 
 export interface FoundingResult {
   outcome: FoundingOutcome;
@@ -64,21 +81,30 @@ export interface FeedbackFacts {
  * held yet". Callers that also write traces on the listing take that lock first (lockListing),
  * before anything else, so every funnel transaction locks in the same order.
  */
-export async function settleFounding(trx: Executor, listingId: string | undefined, feedback: FeedbackFacts, now: Date): Promise<FoundingResult> {
+export async function settleFounding(trx: Executor, listingId: string | undefined, feedback: FeedbackFacts, now: Date, claim?: FoundingClaim): Promise<FoundingResult> {
   const at = iso(now);
   const listing = listingId === undefined ? undefined : await lockListing(trx, listingId);
   const kind = listing?.kind ?? feedback.audience;
-  if (feedback.counted && kind) await tallyFeedback(trx, { feedback_id: feedback.id, kind, listing_id: listing?.id ?? null, created_at: at });
+  if (feedback.counted && kind) await tallyFeedback(trx, { feedback_id: feedback.id, kind, listing_id: listing?.id ?? null, owner_domain: listing && claim ? claim.owner_domain : null, created_at: at });
   if (!listing) {
     return {
       outcome: 'no_listing',
       listing_id: null,
       percent_off: 0,
-      message: 'Recorded. Feedback that names no listing takes no founding seat and no code: name your Live listing (listing_id) to take one.',
+      message: 'Recorded. Feedback that names no listing takes no founding seat and no code: name your Live listing (listing_id) and send its owner token to take one.',
       deal: await dealState(trx),
     };
   }
   if (feedback.counted) await appendFeedEvent(trx, 'feedback.left', listing.id, at, { rating: feedback.rating });
+  if (!claim) {
+    return {
+      outcome: 'unclaimed',
+      listing_id: listing.id,
+      percent_off: 0,
+      message: `Recorded. Founding seats and codes go to a listing's owner: send the feedback with ${listing.id}'s owner token (Authorization: Bearer rco_...). If the listing is yours, prove control with claim_listing and verify_claim first.`,
+      deal: await dealState(trx),
+    };
+  }
   const flags = (await loadFunnel(trx, [listing.id])).get(listing.id) ?? NO_FUNNEL;
   const held = await holdingOf(trx, listing.id);
   if (held) {
@@ -117,11 +143,34 @@ export async function settleFounding(trx: Executor, listingId: string | undefine
       deal: await dealState(trx),
     };
   }
-  // The counter row is taken as late as possible: it is held until commit, and every grant needs it.
+  if (claim.method === 'card' || !claim.proof.found) {
+    return {
+      outcome: 'proof_needed',
+      listing_id: listing.id,
+      percent_off: 0,
+      message:
+        claim.method === 'card'
+          ? `Recorded. ${listing.id} is claimed through its card; a founding seat or code needs a proof on the owner's own site: claim again with the well_known (a file) or dns_txt (a TXT record) method, then send the feedback again.`
+          : `Recorded. The claim's proof was not found at ${claim.proof.where} just now: a founding seat or code goes to a listing whose proof is still in place. Put it back and send the feedback again.`,
+      deal: await dealState(trx),
+    };
+  }
+  // The counter row is held from here until commit: every grant takes it before it looks at the domain.
+  await lockFoundingCounter(trx);
+  const domainHeld = await holdingOfDomain(trx, claim.owner_domain);
+  if (domainHeld) {
+    return {
+      outcome: 'domain_held',
+      listing_id: listing.id,
+      percent_off: 0,
+      message: `Recorded. ${claim.owner_domain} already holds ${domainHeld.kind === 'seat' ? `founding seat ${domainHeld.seat}` : `its ${domainHeld.percent_off}% code`} through listing ${domainHeld.listing_id}: the founding deal gives one seat or code per owner domain.`,
+      deal: await dealState(trx),
+    };
+  }
   const seat = await takeSeatNumber(trx);
   if (seat !== undefined) {
-    const { grant, token } = await issueToken(trx, listing.id, 'full', at);
-    await insertSeat(trx, { seat, listing_id: listing.id, feedback_id: feedback.id, token_id: grant.id, created_at: at });
+    const { grant, token } = await issueToken(trx, listing.id, ownerHolder(listing.id), 'full', at);
+    await insertSeat(trx, { seat, listing_id: listing.id, feedback_id: feedback.id, token_id: grant.id, owner_domain: claim.owner_domain, created_at: at });
     await setFunnelFlags(trx, listing.id, { feedbacked: true, founding_verified: true }, at);
     return {
       outcome: 'seat',
@@ -134,12 +183,12 @@ export async function settleFounding(trx: Executor, listingId: string | undefine
       percent_off: FOUNDING_PERCENT_OFF,
       message:
         token === null
-          ? `Founding seat ${seat} of ${FOUNDING_SEATS} for ${listing.id}: the full product, free. The access token it already holds (from its demo) now opens everything.`
+          ? `Founding seat ${seat} of ${FOUNDING_SEATS} for ${listing.id}: the full product, free. The product access token its owner already holds (from its demo) now opens everything.`
           : `Founding seat ${seat} of ${FOUNDING_SEATS} for ${listing.id}: the full product, free. Keep access_token: it is shown this once.`,
       deal: await dealState(trx),
     };
   }
-  const { code, hint } = await insertCode(trx, { listing_id: listing.id, feedback_id: feedback.id, created_at: at });
+  const { code, hint } = await insertCode(trx, { listing_id: listing.id, feedback_id: feedback.id, owner_domain: claim.owner_domain, created_at: at });
   await setFunnelFlags(trx, listing.id, { feedbacked: true }, at);
   const deal = await dealState(trx);
   return {

@@ -12,7 +12,7 @@ import { cleanText } from '../listings/text.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds } from '../listings/store.ts';
 import { postToInbox } from '../inbox/store.ts';
-import { requireToken, tokenMismatch } from '../access/store.ts';
+import { requireAnyOwner, requireOwner } from '../owners/caller.ts';
 import { listingSubject } from '../metering/caller.ts';
 import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
@@ -100,11 +100,10 @@ export const getFoundingDeal = defineOperation({
   },
 });
 
-/** The listing a token opens, checked against the listing_id the caller names (if any). */
-async function tokenListing(ctx: Ctx, token: string | undefined, listingId: string | undefined): Promise<string> {
-  const grant = await requireToken(ctx.db.kysely, token ?? ctx.caller.token);
-  if (listingId !== undefined && listingId !== grant.listing_id) throw tokenMismatch(grant.listing_id, listingId);
-  return grant.listing_id;
+/** The listing the caller's owner token acts for, checked against the listing_id it names (if any). */
+async function signingListing(ctx: Ctx, listingId: string | undefined): Promise<{ id: string; ownerDomain: string }> {
+  const owner = listingId !== undefined ? await requireOwner(ctx, listingId, 'co_sign_founding') : await requireAnyOwner(ctx, 'co_sign_founding');
+  return { id: owner.listing_id, ownerDomain: owner.owner_domain };
 }
 
 export const MAX_COSIGN_BODY = 500;
@@ -113,32 +112,32 @@ export const COSIGN_INTENSITY = 5;
 
 export const coSignFounding = defineOperation({
   name: 'co_sign_founding',
+  ownerOnly: true,
   title: 'Co-sign a founder',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'As a founding-verified listing (your access token), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair, and a message in the partner\'s inbox (GET /api/talk).',
+    'As a founding-verified listing (acting with its owner token, Authorization: Bearer rco_...), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair, and a message in the partner\'s inbox (its owner\'s talk check-in).',
   input: z.object({
     partner_listing_id: listingIdField.describe('The founding-verified listing you co-sign.'),
     body: z.string().max(MAX_COSIGN_BODY).describe('One real sentence on why you vouch for the partner (shown with the pair).'),
-    listing_id: listingIdField.optional().describe('Your listing (must be the one your access token opens; default: that one).'),
-    access_token: z.string().optional().describe('Your access token (or send Authorization: Bearer): it says which listing co-signs.'),
+    listing_id: listingIdField.optional().describe('Your listing (must be the one your owner token acts for; default: that one).'),
   }),
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), partner_listing_id: z.string(), recorded: z.boolean(), mutual: z.boolean(), next_step: nextStepOutput }),
   handler: async (ctx: Ctx, input) => {
-    const signer = await tokenListing(ctx, input.access_token, input.listing_id);
+    const { id: signer, ownerDomain: signerDomain } = await signingListing(ctx, input.listing_id);
     if (input.partner_listing_id === signer) throw badRequest('invalid_input', 'partner_listing_id: a listing cannot co-sign itself', 'partner_listing_id');
     const body = cleanText(input.body, MAX_COSIGN_BODY);
     const real = checkReal(body);
     if (!real.real) throw badRequest('co_sign_not_real', `body must be one real sentence: ${real.reason}`, 'body');
     const partner = await requireListing(ctx, input.partner_listing_id, 'partner_listing_id');
     const flags = await loadFunnel(ctx.db.kysely, [signer, partner.id]);
-    if (!flags.get(signer)?.founding_verified) throw new AppError(403, 'not_founding_verified', `${signer} holds no founding seat: only founding-verified listings co-sign (real feedback naming your Live listing takes a seat while they last)`, 'access_token');
+    if (!flags.get(signer)?.founding_verified) throw new AppError(403, 'not_founding_verified', `${signer} holds no founding seat: only founding-verified listings co-sign (real feedback naming your Live listing takes a seat while they last)`, 'listing_id');
     if (!flags.get(partner.id)?.founding_verified) throw conflict('partner_not_founding', `${partner.id} is not founding-verified: co-signs are between founders`, 'partner_listing_id');
     const now = ctx.clock.now();
     const result = await inTransaction(ctx.db.kysely, async (trx) => {
       const recorded = await insertCosign(trx, { listing_id: signer, partner_listing_id: partner.id, body, created_at: iso(now) });
       if (recorded) {
-        const depositor = listingSubject(signer).key;
+        const depositor = listingSubject(signer, signerDomain).key;
         await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: partner.id }), intensity: COSIGN_INTENSITY, body: 'co_sign_founding', depositor, at: now });
         await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'pair', listing_id: signer, partner_listing_id: partner.id }), intensity: COSIGN_INTENSITY, body: 'co_sign_founding', depositor, at: now });
       }

@@ -16,6 +16,7 @@ export interface FunnelStateTable {
 /** A listing's first demo: what it built (a repeat demo serves these again). */
 export interface FunnelDemosTable {
   listing_id: string;
+  holder: string; // who took it (metering subject key): a demo is its caller's, never the listing's unless its owner took it
   sku: string; // alive | mcp_mesh
   kernel_id: string | null; // alive: the kernel version the demo stored
   composition_id: string | null; // mcp_mesh: the composition the demo stored
@@ -34,6 +35,7 @@ export interface FoundingSeatsTable {
   listing_id: string; // unique: one seat per listing
   feedback_id: string; // the real feedback that took it
   token_id: string; // the access token it widened or issued
+  owner_domain: string | null; // unique: one seat per owner domain (null only for seats granted before ownership)
   created_at: string;
 }
 
@@ -43,15 +45,17 @@ export interface DiscountCodesTable {
   hint: string; // the code with its middle masked, safe to show again
   percent_off: number;
   feedback_id: string;
+  owner_domain: string | null; // unique: one code per owner domain (null only for codes issued before ownership)
   created_at: string;
   redeemed_at: string | null;
 }
 
-/** Real feedback as the payments gate counts it: by the named listing's kind, else the audience. */
+/** Real feedback by the listing's kind; the payments gate counts the owner domains of claimed listings among it. */
 export interface FunnelFeedbackTable {
   feedback_id: string;
   kind: string; // agent | mcp
   listing_id: string | null;
+  owner_domain: string | null; // set when the feedback came with the listing's owner token
   created_at: string;
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { BaseServices, Ctx } from '../platform/operation.ts';
 
-/** The token of `Authorization: Bearer <token>` (DESIGN.md "Access tokens"), if any. */
+/** The token of `Authorization: Bearer <token>` (DESIGN.md "Tokens": an owner token, or ADMIN_TOKEN), if any. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -22,7 +22,7 @@ export const requestCtx = (services: BaseServices, request: FastifyRequest): Ctx
   return {
     ...services,
     log: request.log,
-    caller: { address: request.ip, ...(token ? { token } : {}) },
+    caller: { address: request.ip, ...(token ? { bearer: token } : {}) },
     requestId: request.id,
     ...(payment ? { payment } : {}),
     response: { headers: {}, meta: {} },

@@ -7,7 +7,9 @@ import { requestCtx } from './context.ts';
 import { AnswerCache, encodeAnswer, matchesEtag, type EncodedAnswer } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { publish, checkStatus } from '../registry/operations.ts';
-import { talkCheckIn } from '../registry/talk.ts';
+import { claimListing, verifyClaim } from '../registry/claim.ts';
+import { deleteListingOp, updateListingOp } from '../registry/owner-listing.ts';
+import { talkCheckIn, talkPresence } from '../registry/talk.ts';
 import { listActiveListings } from '../registry/active.ts';
 import { freeScore, scoreRubric } from '../probe/operations.ts';
 import { publicFeed } from '../feed/operations.ts';
@@ -25,11 +27,14 @@ import { productLearning, improvementLog } from '../registry/learning.ts';
 import { listingLifecycle, discoveryPack, foundingDogfood } from '../registry/network-surfaces.ts';
 
 export interface RestRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The documented form: `{name}` for a path parameter (OpenAPI's). */
   path: string;
   operation: AnyOperation;
   /** Where the input comes from; `body` routes require a JSON object body. */
   from: 'query' | 'body';
+  /** Path parameters and the input field each fills (`{id: 'listing_id'}`). */
+  params?: Record<string, string>;
   summary: string;
   /** Statuses beyond 200 and the common errors, for /openapi.json. */
   responses?: Record<string, string>;
@@ -37,6 +42,22 @@ export interface RestRoute {
 
 export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/publish', operation: publish, from: 'body', summary: 'List an agent card or MCP server URL' },
+  {
+    method: 'POST',
+    path: '/api/listings/claim',
+    operation: claimListing,
+    from: 'body',
+    summary: 'Start a proof of control of a listing (listing_id) or of a URL not listed yet: a secret claim_id, a proof and where to put it (24 h)',
+    responses: { '429': 'too_many_claims: this address asked for its claims of the day' },
+  },
+  {
+    method: 'POST',
+    path: '/api/listings/claim/verify',
+    operation: verifyClaim,
+    from: 'body',
+    summary: 'Check a claim\'s proof and answer the listing\'s owner token (rco_..., shown once; send it as Authorization: Bearer)',
+    responses: { '404': 'claim_unknown', '410': 'expired: the claim expired or was used', '422': 'proof_not_found: details.looked says what was fetched', '502': 'fetch_failed: the proof could not be read' },
+  },
   {
     method: 'GET',
     path: '/api/listings/status',
@@ -53,7 +74,15 @@ export const restRoutes: RestRoute[] = [
     summary: 'Live listings in the funnel envelope',
     responses: { '410': 'cursor_expired: start again without cursor' },
   },
-  { method: 'GET', path: '/api/talk', operation: talkCheckIn, from: 'query', summary: 'Talk check-in, inbox and next actions' },
+  { method: 'GET', path: '/api/talk', operation: talkPresence, from: 'query', summary: 'Talk: a listing\'s presence and notices (with its owner token, its inbox too); writes nothing. feed=1 adds the public feed' },
+  {
+    method: 'POST',
+    path: '/api/talk',
+    operation: talkCheckIn,
+    from: 'body',
+    summary: 'The owner\'s talk check-in (Authorization: Bearer <owner token>): records presence, answers the inbox and next actions, marks shown messages read',
+    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing' },
+  },
   { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
   { method: 'GET', path: '/api/score/rubric', operation: scoreRubric, from: 'query', summary: 'How the trust score is made' },
   { method: 'GET', path: '/api/feed', operation: publicFeed, from: 'query', summary: 'Public activity feed, newest first (no personal data)' },
@@ -83,6 +112,24 @@ export const restRoutes: RestRoute[] = [
     from: 'body',
     summary: 'Feedback: ultra (rating 1-5 and one real sentence) or structured (mode structured with the survey answers); naming a Live listing takes a founding seat (access token) or a 25% code',
     responses: { '401': 'token_required: the named listing holds an access token; send it' },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/listings/{id}',
+    params: { id: 'listing_id' },
+    operation: updateListingOp,
+    from: 'body',
+    summary: 'The owner edits the listing (Authorization: Bearer <owner token>): display name, description, website, contact e-mail, unlisted',
+    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing', '409': 'name_taken: another claimed listing shows this name' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/listings/{id}',
+    params: { id: 'listing_id' },
+    operation: deleteListingOp,
+    from: 'query',
+    summary: 'The owner deletes the listing (Authorization: Bearer <owner token>): off every public surface, personal data erased; its URL held for 30 days',
+    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing' },
   },
   { method: 'GET', path: '/api/products/access', operation: productAccess, from: 'query', summary: 'One product artifact (kernel, loop, mesh, skills) opened by an access token', responses: PRODUCT_RESPONSES },
   { method: 'GET', path: '/api/products/export', operation: exportSkills, from: 'query', summary: 'Your skills as SKILL.md text or JSON, opened by a full access token', responses: PRODUCT_RESPONSES },
@@ -114,6 +161,12 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/products/founding-dogfood', operation: foundingDogfood, from: 'query', summary: 'How Rollcall runs on its own tools: feedback, kernel themes, own trail marks, tool use' },
 ];
 
+/** The input with each path parameter in its field (a path parameter wins over the same field in the body). */
+function withPathParams(params: Record<string, string>, given: Record<string, string>, raw: unknown): unknown {
+  const fields = Object.fromEntries(Object.entries(params).map(([param, field]) => [field, given[param]]));
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ...raw, ...fields } : fields;
+}
+
 /** One REST call of a route's operation. */
 async function runRoute(services: BaseServices, route: RestRoute, request: FastifyRequest, reply: FastifyReply, raw: unknown) {
   const ctx = requestCtx(services, request);
@@ -129,12 +182,13 @@ export function registerRest(app: FastifyInstance, services: BaseServices) {
     const maxAgeMs = route.operation.cacheMs?.(services.config) ?? 0;
     app.route({
       method: route.method,
-      url: route.path,
+      url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
-        const raw = route.from === 'query' ? request.query : request.body;
+        let raw = route.from === 'query' ? request.query : request.body;
         if (route.from === 'body' && (raw === undefined || raw === null)) {
           throw badRequest('body_required', 'a JSON object body is required (content-type: application/json)');
         }
+        if (route.params) raw = withPathParams(route.params, request.params as Record<string, string>, raw);
         // No closure per request here: under tsx each named one costs a defineProperty (mcp-era.ts).
         if (maxAgeMs <= 0) return runRoute(services, route, request, reply, raw);
         // Keyed by the parsed input, so unknown or reordered query parameters share one entry.

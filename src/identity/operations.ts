@@ -10,6 +10,7 @@ import { iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { newId } from '../platform/ids.ts';
 import { requireListing } from '../listings/operations.ts';
+import { requireOwner } from '../owners/caller.ts';
 import { loadProbeState } from '../probe/store.ts';
 import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor } from '../funnel/badge.ts';
@@ -71,12 +72,6 @@ const bindInput = z.object({
     .optional()
     .describe('Step 2: your Ed25519 public key as a JWK (public members only; never send "d").'),
   signature: z.string().min(1).max(MAX_JWS).optional().describe("Step 2: a compact JWS (alg EdDSA) whose payload is exactly step 1's `sign` text, signed with the key in public_jwk."),
-  current_key_signature: z
-    .string()
-    .min(1)
-    .max(MAX_JWS)
-    .optional()
-    .describe('Only to replace a key already bound to the listing: the same proof signed with the currently bound key.'),
 });
 
 const bindOutput = z.looseObject({
@@ -93,15 +88,17 @@ const bindOutput = z.looseObject({
 
 export const bindIdentity = defineOperation({
   name: 'bind_identity',
+  ownerOnly: true,
   title: 'Bind a signing key to a listing',
   description:
-    "Bind your Ed25519 public key (a JWK) to your listing, so tokens you sign verify as the listing's (verify_attestation answers signer \"listing\"). Two calls: (1) {listing_id} returns a challenge: challenge_id, nonce, `sign` (the exact text to sign) and expires_at (10 minutes). (2) {listing_id, challenge_id, public_jwk, signature} where signature is a compact JWS (alg EdDSA) whose payload is exactly the `sign` text; the proof is checked before anything is bound, and a challenge works once. The first key bound to a listing wins; to replace it, also send current_key_signature (the same proof signed with the bound key).",
+    "Bind your Ed25519 public key (a JWK) to your listing, so tokens you sign verify as the listing's (verify_attestation answers signer \"listing\"). Only the listing's owner may: send its owner token as Authorization: Bearer rco_... with both calls. (1) {listing_id} returns a challenge: challenge_id, nonce, `sign` (the exact text to sign) and expires_at (10 minutes). (2) {listing_id, challenge_id, public_jwk, signature} where signature is a compact JWS (alg EdDSA) whose payload is exactly the `sign` text; the proof is checked before anything is bound, and a challenge works once. Binding again replaces the key (the answer names the replaced one).",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false, destructiveHint: true },
   input: bindInput,
   output: bindOutput,
   handler: async (ctx: IdentityCtx, input) => {
     const base = ctx.config.publicBaseUrl;
     const listing = await requireListing(ctx, input.listing_id);
+    await requireOwner(ctx, listing.id, 'bind_identity');
     const step2 = { challenge_id: input.challenge_id, public_jwk: input.public_jwk, signature: input.signature };
     const given = Object.entries(step2).filter(([, v]) => v !== undefined);
     if (given.length === 0) {
@@ -123,7 +120,7 @@ export const bindIdentity = defineOperation({
         nonce: challenge.nonce,
         sign: challengeText(base, challenge),
         expires_at: challenge.expires_at,
-        how: 'Sign `sign` (UTF-8, exactly) as a compact JWS with alg EdDSA using your Ed25519 private key, then call bind_identity again with listing_id, challenge_id, public_jwk and signature.',
+        how: 'Sign `sign` (UTF-8, exactly) as a compact JWS with alg EdDSA using your Ed25519 private key, then call bind_identity again with listing_id, challenge_id, public_jwk and signature (and the owner token as Bearer).',
       };
     }
     const missing = Object.entries(step2).filter(([, v]) => v === undefined).map(([k]) => k);
@@ -138,17 +135,8 @@ export const bindIdentity = defineOperation({
     const text = challengeText(base, challenge);
     await verifyProof(input.signature!, jwk, text, 'signature');
     const kid = await thumbprint(jwk);
+    // The owner's token is the listing's authority: its owner may replace whatever key is bound.
     const existing = await findBinding(ctx.db.kysely, listing.id);
-    if (existing && existing.kid !== kid) {
-      if (input.current_key_signature === undefined) {
-        throw conflict(
-          'already_bound',
-          `listing ${listing.id} already has key ${existing.kid} bound; to replace it, also send current_key_signature: the same sign text signed with that key`,
-          'current_key_signature',
-        );
-      }
-      await verifyProof(input.current_key_signature, existing.public_jwk, text, 'current_key_signature');
-    }
     // The challenge is spent and the key bound in one transaction: of two proofs racing, one binds.
     const now = ctx.clock.now();
     await inTransaction(ctx.db.kysely, async (trx) => {

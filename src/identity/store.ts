@@ -14,3 +14,4 @@ export type { Binding } from './store/binding-row.ts';
 export { insertBindingIfAbsent } from './store/insert-binding.ts';
 export { replaceBinding } from './store/replace-binding.ts';
 export { countBindings, findBinding, findBindingsByKid } from './store/find-binding.ts';
+export { removeBinding } from './store/remove-binding.ts';

@@ -11,6 +11,7 @@ export const INBOX_KINDS = {
   co_sign: ['co_sign_id', 'mutual', 'audience'],
   connector: ['day', 'refill_granted', 'events'],
   system: ['topic', 'lane', 'reason'],
+  owner: ['method', 'topic'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type InboxKind = keyof typeof INBOX_KINDS;

@@ -101,3 +101,8 @@ export async function markRead(ex: Executor, listingId: string, ids: readonly st
     .executeTakeFirst();
   return Number(result.numUpdatedRows ?? 0);
 }
+
+/** Removes every message addressed to a listing (it was deleted). */
+export async function deleteInboxOf(ex: Executor, listingId: string): Promise<void> {
+  await q(ex).deleteFrom('inbox_messages').where('listing_id', '=', listingId).execute();
+}

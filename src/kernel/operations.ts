@@ -110,7 +110,7 @@ export const improveKernel = defineOperation({
     const audience = input.audience ?? card?.kind ?? 'agent';
     const now = ctx.clock.now();
 
-    const run = await metered(ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof }, 'improve_kernel', async (trx, subject) => {
+    const run = await metered(ctx, { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof }, 'improve_kernel', async (trx, subject) => {
       let recorded: Recorded | undefined;
       if (text !== undefined && input.rating !== undefined) {
         recorded = await recordFeedback(trx, subject, { rating: input.rating, body: text, agent_name: agentName, listing_id: input.listing_id, audience, surface: 'improve_kernel', sku: 'kernel', source: 'improve_kernel' }, now);
@@ -138,7 +138,7 @@ export const improveKernel = defineOperation({
       if (applied.length) reasonParts.push(`community themes (${applied.map(themeLabel).join(', ')})`);
       const saved = await saveVersion(trx, { subject: subject.key, kind: 'improve', listing_id: input.listing_id ?? null, agent_name: agentName, spec, artifact, reason: reasonParts.join(', '), diff: null, created_at: iso(now) });
       // The refill of same-call feedback lands after the charge: the meter shows the state after both.
-      const usage = recorded?.refill.granted ? (await usageOfDay(trx, subject.key, utcDay(now))).find((r) => r.event_id === 'improve_kernel') : undefined;
+      const usage = recorded?.refill.granted ? (await usageOfDay(trx, subject.allowance, utcDay(now))).find((r) => r.event_id === 'improve_kernel') : undefined;
       return { saved, artifact, recorded, community, applied, meter: usage ? meterView(subject, 'improve_kernel', usage, now) : undefined };
     });
 
@@ -216,12 +216,12 @@ export const runLoopTick = defineOperation({
   }),
   handler: async (ctx: Ctx, input) => {
     const listing = input.listing_id !== undefined ? await requireListing(ctx, input.listing_id) : undefined;
-    const claims = { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const now = ctx.clock.now();
     const subject = await resolveSubject(ctx.db.kysely, ctx, claims);
     if (!(await latestVersion(ctx.db.kysely, subject.key))) {
       // Nothing to improve: no unit is spent; the meter is shown as it stands.
-      const row = (await usageOfDay(ctx.db.kysely, subject.key, utcDay(now))).find((r) => r.event_id === 'run_loop_tick') ?? { used: 0, refilled: 0, paid: 0 };
+      const row = (await usageOfDay(ctx.db.kysely, subject.allowance, utcDay(now))).find((r) => r.event_id === 'run_loop_tick') ?? { used: 0, refilled: 0, paid: 0 };
       const name = cleanText(input.agent_name ?? '', MAX_NAME) || (listing ? cleanText(listing.name, MAX_NAME) : '') || 'my-agent';
       return {
         ok: true as const,

@@ -61,9 +61,11 @@ export async function saveVersion(trx: Executor, v: Omit<KernelVersion, 'id' | '
   return version(row);
 }
 
-/** A caller's latest kernel version, if any. */
-export async function latestVersion(ex: Executor, subject: string): Promise<KernelVersion | undefined> {
-  const row = await q(ex).selectFrom('kernel_versions').selectAll().where('subject', '=', subject).orderBy('version', 'desc').limit(1).executeTakeFirst();
+/** A caller's latest kernel version (of the kernels built for one listing, when `listingId` is given), if any. */
+export async function latestVersion(ex: Executor, subject: string, listingId?: string): Promise<KernelVersion | undefined> {
+  let sel = q(ex).selectFrom('kernel_versions').selectAll().where('subject', '=', subject);
+  if (listingId !== undefined) sel = sel.where('listing_id', '=', listingId);
+  const row = await sel.orderBy('version', 'desc').limit(1).executeTakeFirst();
   return row ? version(row) : undefined;
 }
 

@@ -5,7 +5,7 @@ import { findListingById, type ListingRow } from './store.ts';
 
 export async function requireListing(ctx: Ctx, id: string, field = 'listing_id'): Promise<ListingRow> {
   const row = await findListingById(ctx.db.kysely, id);
-  if (!row) throw notFound(`no listing with ${field} ${JSON.stringify(id)}`, field);
+  if (!row || row.deleted_at !== null) throw notFound(`no listing with ${field} ${JSON.stringify(id)}`, field);
   return row;
 }
 

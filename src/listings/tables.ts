@@ -19,6 +19,12 @@ export interface ListingsTable {
   submitted_name: string | null;
   contact_email: string | null;
   source: string | null;
+  // What the listing's owner set (update_listing): shown instead of the card's name, description and website.
+  owner_name: string | null;
+  owner_description: string | null;
+  owner_website: string | null;
+  unlisted_at: string | null; // its owner took it off every public list (it is still probed, and relisted at will)
+  deleted_at: string | null; // its owner deleted it: a tombstone that keeps the URL from being listed again for a while
   // Lifecycle.
   lane: Lane;
   lane_reason: string | null;

@@ -161,7 +161,7 @@ export const interopSession = defineOperation({
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
     `Open a short-lived session (${INTEROP_SESSION_TTL_MS / HOUR_MS} h) between your listing and a partner that interop_resolve says can talk: the planned message sequence (the partner's call, A2A message/send or MCP tools/call), stored as a composition whose steps run through execute_compose. Free to open; running it is metered as execute_compose.`,
-  input: z.object({ ...sideInput, goal: z.string().max(2000).optional().describe('What the session is for (kept as data in the plan).'), agent_name: z.string().max(MAX_NAME).optional().describe('Your agent name, when you have no access token.') }),
+  input: z.object({ ...sideInput, goal: z.string().max(2000).optional().describe('What the session is for (kept as data in the plan).'), agent_name: z.string().max(MAX_NAME).optional().describe('Your agent name: a label inside your own allowance.') }),
   output: z.looseObject({ ok: z.literal(true), composition_id: z.string(), expires_at: z.string(), steps: z.array(z.looseObject({ step: z.number() })) }),
   handler: async (ctx: MeshCtx & Ctx, input) => {
     const r = await resolvePair(ctx, input);
@@ -176,7 +176,8 @@ export const interopSession = defineOperation({
     const composition: Composition = {
       composition_id: id,
       owner: caller.key,
-      listing_id: r.from.listing_id,
+      // A listing's own compositions (its composed peers) are those it made with its owner token.
+      listing_id: caller.listing_id === r.from.listing_id ? r.from.listing_id : null,
       goal,
       capabilities: [capability],
       steps: planSteps([{ partner: { ...partner, id: partner.row.id, covers: new Set(partner.covered.keys()) }, covers: [capability] }], goal, id),

@@ -57,7 +57,6 @@ export const usedWith = defineOperation({
     capability: z.string().max(200).optional().describe('What they did together (a capability), kept as the trace\'s note.'),
     composition_id: z.string().min(1).max(64).optional().describe('The stored composition they were used in (mesh_compose): next_step runs it.'),
     agent_name: agentNameField,
-    access_token: meteredArgs.access_token,
   }),
   output: z.looseObject({ ok: z.literal(true), pair: z.looseObject({ value: z.number() }), next_step: z.looseObject({ tool: z.string(), args: z.looseObject({}), why: z.string() }) }),
   handler: async (ctx: MeshCtx, input) => {
@@ -67,7 +66,7 @@ export const usedWith = defineOperation({
     const composition = input.composition_id === undefined ? undefined : await findComposition(ctx.db.kysely, input.composition_id);
     if (input.composition_id !== undefined && !composition) throw notFound(`no composition with id ${JSON.stringify(input.composition_id)}`, 'composition_id');
     const capability = input.capability === undefined ? '' : cleanText(input.capability, 200);
-    const caller = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, agent_name: input.agent_name });
+    const caller = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
     const now = ctx.clock.now();
     const key = subjectKey({ kind: 'pair', listing_id: a.id, partner_listing_id: b.id });
     const limits = await inTransaction(ctx.db.kysely, async (trx) => {
@@ -165,7 +164,7 @@ export const executeCompose = defineOperation({
     const targets = await stepTargets(ctx, composition);
     refuseBlocked(ctx, composition, targets);
     // The unit is taken first, in its own transaction: no database connection waits on partners.
-    const claims = { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result: subject, meter } = await metered(ctx, claims, 'mesh_compose', async (_trx, subject) => subject);
     const run = await runSteps(composition.steps, targets, {
       input: text,

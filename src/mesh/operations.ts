@@ -117,7 +117,7 @@ export const meshMatch = defineOperation({
       throw badRequest('invalid_input', `listing ${self.id} has no recorded capabilities yet (not probed successfully): name the capabilities you need`, 'capabilities');
     }
     const limit = input.limit ?? DEFAULT_LIMIT;
-    const claims = { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result, meter } = await metered(ctx, claims, 'mesh_match', async (trx, subject) => {
       const now = ctx.clock.now();
       const complement = explicit.length ? undefined : await complementOf(ctx, trx, self!);
@@ -265,7 +265,7 @@ export const meshCompose = defineOperation({
       if (missing >= 0) throw notFound(`no listing with id ${JSON.stringify(only[missing])}`, `candidates.${input.candidates!.indexOf(only[missing]!)}`);
     }
     const skipped = only && known ? only.filter((id) => known.get(id)!.lane !== 'active' || id === owner?.id).map((id) => ({ listing_id: id, reason: id === owner?.id ? 'your own listing' : `not Live (lane ${known.get(id)!.lane})` })) : [];
-    const claims = { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result, meter } = await metered(ctx, claims, 'mesh_compose', async (trx, subject) => {
       const scope = { kind: input.kind, exclude: owner?.id, only };
       const derived = needs.length ? await deriveCapabilities(ctx, trx, needs, scope) : [];
@@ -281,7 +281,8 @@ export const meshCompose = defineOperation({
       const composition: Composition = {
         composition_id: id,
         owner: subject.key,
-        listing_id: owner?.id ?? null,
+        // A listing's own compositions (its composed peers) are those it made with its owner token.
+        listing_id: owner && subject.listing_id === owner.id ? owner.id : null,
         goal,
         capabilities,
         steps: planSteps(picks, goal, id),
@@ -301,6 +302,9 @@ export const meshCompose = defineOperation({
       capabilities: composition.capabilities,
       ...(derived.length ? { from_goal: derived } : {}),
       ...(owner ? { listing_id: owner.id, covered_by_self: selfCovered } : {}),
+      ...(owner && composition.listing_id === null
+        ? { note: `planned around ${owner.id} but kept as your own composition: it becomes the listing's (its composed peers) only when its owner plans it with the owner token` }
+        : {}),
       partners: composition.steps.length,
       considered,
       steps: composition.steps,

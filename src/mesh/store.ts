@@ -93,9 +93,11 @@ export async function compositionsOfListing(ex: Executor, listingId: string, lim
   return rows.map((r) => ({ ...toComposition(r), role: r.role as 'owner' | 'partner' }));
 }
 
-/** Compositions a caller (metering subject key) made, newest first. */
-export async function compositionsOfOwner(ex: Executor, owner: string, limit: number): Promise<Composition[]> {
-  const rows = await q(ex).selectFrom('compositions').selectAll().where('owner', '=', owner).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+/** Compositions a caller (metering subject key) made (for one listing, when `listingId` is given), newest first. */
+export async function compositionsOfOwner(ex: Executor, owner: string, limit: number, listingId?: string): Promise<Composition[]> {
+  let sel = q(ex).selectFrom('compositions').selectAll().where('owner', '=', owner);
+  if (listingId !== undefined) sel = sel.where('listing_id', '=', listingId);
+  const rows = await sel.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
   return rows.map(toComposition);
 }
 

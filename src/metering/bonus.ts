@@ -35,9 +35,9 @@ export async function grantFairnessBonus(trx: Executor, subject: Subject, now: D
   const b = FAIRNESS_BONUS;
   const from = utcDay(now);
   const until = utcDay(new Date(now.getTime() + (b.days - 1) * DAY_MS));
-  const granted = await grantBonus(trx, { subject: subject.key, reason: b.reason, events: b.events, units: b.units, from_day: from, until_day: until, created_at: now.toISOString() });
+  const granted = await grantBonus(trx, { subject: subject.allowance, reason: b.reason, events: b.events, units: b.units, from_day: from, until_day: until, created_at: now.toISOString() });
   if (granted) return { granted, reason: b.reason, events: b.events, units: b.units, from_day: from, until_day: until };
-  const had = (await bonusesOf(trx, subject.key)).find((x) => x.reason === b.reason);
+  const had = (await bonusesOf(trx, subject.allowance)).find((x) => x.reason === b.reason);
   return {
     granted,
     reason: b.reason,

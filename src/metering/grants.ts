@@ -19,7 +19,7 @@ export interface RefillResult {
 
 export async function grantFor(trx: Executor, subject: Subject, action: RefillAction, now: Date): Promise<RefillResult> {
   const r = refill(action);
-  const grants = await grantRefill(trx, subject.key, utcDay(now), action, r.events, r.max_per_day);
+  const grants = await grantRefill(trx, subject.allowance, utcDay(now), action, r.events, r.max_per_day);
   if (grants === undefined) {
     return { action, granted: false, events: [], grants_today: r.max_per_day, max_per_day: r.max_per_day, reason: `the ${action} refill is granted at most ${r.max_per_day} times a day` };
   }

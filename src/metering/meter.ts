@@ -43,7 +43,7 @@ export function meterView(subject: Subject, event: EventId, row: { used: number;
 
 /** What a caller can do when an event's allowance is spent: the refills left today and the reset. */
 export async function exhaustedDetails(ex: Executor, subject: Subject, event: EventId, now: Date) {
-  const grants = await grantsOfDay(ex, subject.key, utcDay(now));
+  const grants = await grantsOfDay(ex, subject.allowance, utcDay(now));
   return {
     event_id: event,
     free_per_day: meteredEvent(event).free_per_day,
@@ -76,8 +76,8 @@ export async function charge(trx: Executor, subject: Subject, event: EventId, no
 /** charge(), also saying whether the unit was a paid one (false: a free unit was still left). */
 export async function chargeUnit(trx: Executor, subject: Subject, event: EventId, now: Date, paid = false): Promise<{ meter: MeterView; paid: boolean }> {
   const day = utcDay(now);
-  const taken = await takeUnit(trx, subject.key, day, event, meteredEvent(event).free_per_day);
+  const taken = await takeUnit(trx, subject.allowance, day, event, meteredEvent(event).free_per_day);
   if (taken) return { meter: meterView(subject, event, taken, now), paid: false };
-  if (paid && !meteredEvent(event).always_free) return { meter: meterView(subject, event, await recordPaidUnit(trx, subject.key, day, event), now), paid: true };
+  if (paid && !meteredEvent(event).always_free) return { meter: meterView(subject, event, await recordPaidUnit(trx, subject.allowance, day, event), now), paid: true };
   throw await quotaExhausted(trx, subject, event, now);
 }

@@ -10,28 +10,25 @@ import { MAX_NAME } from '../listings/text.ts';
 import { EVENTS, meteredEvent } from './events.ts';
 import { REFILLS, type RefillAction } from './refills.ts';
 import { resolveSubject, type Claims } from './caller.ts';
-import { meteredArgs } from './run.ts';
 import { callerDay, grantsLeft, subjectView, usageOf } from './usage.ts';
 import { eventsOfMix, planEvent, plannableNames, TOOL_EVENTS } from './cost.ts';
 import { offerFor } from './x402-shapes.ts';
 
 /** Who is asking: the same claims a metered call takes (DESIGN.md "Caller identity"). */
 export const callerArgs = {
-  access_token: meteredArgs.access_token,
-  listing_id: z.string().min(1).max(64).optional().describe('Your listing id: its allowance (a listing that holds an access token needs the token too).'),
-  agent_name: z.string().min(1).max(MAX_NAME).optional().describe('Your agent name, when you have no listing: its own allowance from this address.'),
+  listing_id: z.string().min(1).max(64).optional().describe('Your listing id: its allowance, with its owner token sent as Authorization: Bearer rco_... (without it, your own).'),
+  agent_name: z.string().min(1).max(MAX_NAME).optional().describe('Your agent name: a label for your runs inside your own allowance.'),
 };
 
 type CallerInput = Claims;
 
 /** The caller's claims to repeat in a next_step: never a token (the Bearer header goes again by itself). */
-function sameCaller(input: CallerInput, ctx: Ctx): Record<string, string> {
-  if (input.access_token !== undefined || ctx.caller.token !== undefined) return {};
+function sameCaller(input: CallerInput): Record<string, string> {
   return { ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}), ...(input.agent_name !== undefined ? { agent_name: input.agent_name } : {}) };
 }
 
 const subjectOf = (ctx: Ctx, input: CallerInput) =>
-  resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
+  resolveSubject(ctx.db.kysely, ctx, { listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
 
 const nextStepOutput = z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
 const callerOutput = z.looseObject({ kind: z.enum(['listing', 'name', 'address']), label: z.string(), note: z.string().optional() });
@@ -49,7 +46,7 @@ export const listEventPricing = defineOperation({
   name: 'list_event_pricing',
   title: 'Metered events, prices and your usage today',
   description:
-    'The metered event catalog (SPEC.md 2.6/8.1): for each value event its free daily allowance, price beyond it, and whether it is always free, with your usage today (used, refills, paid, remaining) and the UTC reset time. Use it before a run of value tools to see what is left; identify yourself as a metered call would (Bearer token or access_token, listing_id, or agent_name).',
+    'The metered event catalog (SPEC.md 2.6/8.1): for each value event its free daily allowance, price beyond it, and whether it is always free, with your usage today (used, refills, paid, remaining) and the UTC reset time. Use it before a run of value tools to see what is left; identify yourself as a metered call would (the owner token of your listing as Authorization: Bearer, or agent_name).',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object(callerArgs),
   output: z.looseObject({
@@ -88,7 +85,7 @@ export const listEventPricing = defineOperation({
       ...(x.enabled && !e.always_free ? { x402_amount: offerFor(ctx.config, e).v1.maxAmountRequired } : {}),
     }));
     const spent = events.filter((e) => e.usage.remaining === 0);
-    const args = sameCaller(input, ctx);
+    const args = sameCaller(input);
     const next: NextStep = spent.length
       ? nextStep('get_reciprocity', args, `${spent.map((e) => e.event_id).join(', ')} ${spent.length === 1 ? 'is' : 'are'} used up today: see which honest actions refill ${spent.length === 1 ? 'it' : 'them'}.`)
       : nextStep('cost_model', { ...args, mix: { improve_kernel: 3, mesh_match: 5 } }, 'Plan a run of value tools: what today\'s allowance and refills cover and what is beyond.');
@@ -154,7 +151,7 @@ export const getReciprocity = defineOperation({
       resets_at: day.resets_at,
       refills,
       note: 'Each grant adds one free unit to every event it lists, today only (UTC). Grants are counted per caller, atomically across instances; only the honest form of an action grants.',
-      next_step: nextStep('list_event_pricing', sameCaller(input, ctx), 'See your allowance per event after a refill.'),
+      next_step: nextStep('list_event_pricing', sameCaller(input), 'See your allowance per event after a refill.'),
     };
   },
 });
@@ -204,7 +201,7 @@ export const costModel = defineOperation({
     const plans = [...eventsOfMix(input.mix)].map(([event, planned]) => planEvent(day, event, planned, ctx.config.x402.enabled));
     const sum = (k: 'planned' | 'covered_free' | 'covered_by_refills' | 'units_beyond' | 'cost_cents' | 'cost_cents_without_refills') => plans.reduce((s, p) => s + p[k], 0);
     const needRefills = plans.some((p) => p.covered_by_refills > 0);
-    const args = sameCaller(input, ctx);
+    const args = sameCaller(input);
     return {
       ok: true as const,
       caller: subjectView(subject),

@@ -15,7 +15,6 @@ export type { MeteredResult, PaymentReceipt, Work } from './work.ts';
 
 /** Input fields every metered tool takes beside its own (spread into its zod object). */
 export const meteredArgs = {
-  access_token: z.string().max(200).optional().describe('Your access token (or send Authorization: Bearer): spends your listing\'s allowance.'),
   payment_proof: z.string().max(16_384).optional().describe('An x402 payment (as in the X-PAYMENT header) for a call beyond the free allowance, when the server accepts x402.'),
 };
 

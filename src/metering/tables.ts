@@ -5,7 +5,7 @@ import type { Executor } from '../platform/db/executor.ts';
 import { typed } from '../platform/db/executor.ts';
 
 export interface MeterUsageTable {
-  subject: string; // caller.ts subject key: listing:<id>, name:<name>, addr:<hash>
+  subject: string; // caller.ts allowance key: domain:<owner domain> (a listing acting with its owner token) or addr:<hash>
   day: string; // YYYY-MM-DD (UTC)
   event_id: string;
   used: number; // units spent from the allowance (free + refilled)

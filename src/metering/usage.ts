@@ -23,7 +23,7 @@ export interface CallerDay {
 
 export async function callerDay(ex: Executor, subject: Subject, now: Date): Promise<CallerDay> {
   const day = utcDay(now);
-  const [rows, grants] = await Promise.all([usageOfDay(ex, subject.key, day), grantsOfDay(ex, subject.key, day)]);
+  const [rows, grants] = await Promise.all([usageOfDay(ex, subject.allowance, day), grantsOfDay(ex, subject.allowance, day)]);
   const byEvent = new Map(rows.map((r) => [r.event_id, r]));
   const usage = new Map<EventId, EventUsage>();
   for (const e of EVENTS) {

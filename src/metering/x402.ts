@@ -55,7 +55,7 @@ export async function payAndRun<T>(ctx: Ctx, subject: Subject, event: EventId, n
   const ex = ctx.db.kysely;
   const hash = proofKey(decoded.payment);
   const day = utcDay(now);
-  const claimed = await claimPayment(ex, { proof_hash: hash, subject: subject.key, event_id: event, day, x402_version: decoded.version, network: decoded.requirements.network, amount: offer.v1.maxAmountRequired, created_at: iso(now) });
+  const claimed = await claimPayment(ex, { proof_hash: hash, subject: subject.allowance, event_id: event, day, x402_version: decoded.version, network: decoded.requirements.network, amount: offer.v1.maxAmountRequired, created_at: iso(now) });
   if (!claimed) {
     throw paymentError('payment_reused', 'this x402 payment was already used: one payment pays for one call; sign a new one', offer, { ...extras, reason: 'payment_reused' }, 'payment_proof');
   }
@@ -85,7 +85,7 @@ export async function payAndRun<T>(ctx: Ctx, subject: Subject, event: EventId, n
 
   const giveBack = (status: 'settle_failed' | 'settle_unknown', reason: string, settled?: SettleResponse) =>
     inTransaction(ex, async (trx) => {
-      await returnPaidUnit(trx, subject.key, day, event);
+      await returnPaidUnit(trx, subject.allowance, day, event);
       await finishPayment(trx, hash, { status, reason, payer: settled?.payer ?? payer ?? null, tx: settled?.transaction || null, settled_at: null });
     });
   let settlement: SettleResponse;
@@ -151,7 +151,7 @@ export async function payForPurchase(ctx: Ctx, subject: Subject, charge: Purchas
   const ex = ctx.db.kysely;
   const now = ctx.clock.now();
   const hash = proofKey(decoded.payment);
-  const claimed = await claimPayment(ex, { proof_hash: hash, subject: subject.key, event_id: charge.resource, day: utcDay(now), x402_version: decoded.version, network: decoded.requirements.network, amount: offer.v1.maxAmountRequired, created_at: iso(now) });
+  const claimed = await claimPayment(ex, { proof_hash: hash, subject: subject.allowance, event_id: charge.resource, day: utcDay(now), x402_version: decoded.version, network: decoded.requirements.network, amount: offer.v1.maxAmountRequired, created_at: iso(now) });
   if (!claimed) throw paymentError('payment_reused', 'this x402 payment was already used: sign a new one', offer, { ...extras, reason: 'payment_reused' }, 'payment_proof');
   const request: FacilitatorRequest = { x402Version: decoded.version, paymentPayload: decoded.payment, paymentRequirements: decoded.requirements };
   let settlement: SettleResponse;

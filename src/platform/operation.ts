@@ -26,11 +26,15 @@ export interface BaseServices {
   usage: UsageCounters;
 }
 
-/** Who is calling (DESIGN.md "Caller identity"); richer forms arrive with access tokens. */
+/** Who is calling (DESIGN.md "Caller identity"). */
 export interface Caller {
+  /** The client address (an IPv6 caller is counted by its /64 where allowances are kept). */
   address: string;
-  /** An access token the door received (Authorization: Bearer); resolved by the access domain. */
-  token?: string;
+  /**
+   * The `Authorization: Bearer` the door received: an owner token (rco_...) that acts for its
+   * listing (owners/caller.ts resolves it), or the operator's ADMIN_TOKEN on operator routes.
+   */
+  bearer?: string;
 }
 
 export interface Ctx extends BaseServices {
@@ -65,6 +69,11 @@ export interface Operation<S extends z.ZodType = z.ZodType, R = unknown, X = unk
   toolInput?: z.ZodType<z.output<S>>;
   /** false: served over REST only, not listed as a tool. */
   tool?: boolean;
+  /**
+   * Acts for a listing: needs that listing's owner token (Authorization: Bearer rco_...). A
+   * next_step naming it says so in `needs` (next-step.ts).
+   */
+  ownerOnly?: boolean;
   /** A short human title (tools/list `title`). */
   title?: string;
   /** MCP tool annotations: hints for clients deciding whether to confirm a call. */

@@ -8,7 +8,7 @@ import { iso } from '../platform/clock.ts';
 import { claimSpellings, lockListingForUpdate, markDuplicate, type ListingPatch, type ListingRow } from '../listings/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { talkState } from '../talk/presence.ts';
-import { lastCheckIn } from '../talk/store.ts';
+import { presenceOf, type PresenceRow } from '../talk/view.ts';
 import type { ProbeReport } from './prober.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { RUBRIC } from './score.ts';
@@ -104,8 +104,12 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
   const patch: ListingPatch = {};
   if (report.live) {
     // Only a dormant listing waits on its talk check-in; the others need not read it.
-    const absent = row.lane === 'dormant' && !presentNow(row, await lastCheckIn(db, id), ctx);
-    if (absent) {
+    const absent = row.lane === 'dormant' && !presentNow(row, (await presenceOf(db, [id])).get(id), ctx);
+    if (row.unlisted_at !== null) {
+      // Its owner took it off the public lists: probes go on, it stays off until relisted.
+      patch.lane = 'dormant';
+      patch.lane_reason = 'unlisted';
+    } else if (absent) {
       patch.lane_reason = row.lane_reason === 'talk_absent' ? 'talk_absent' : 'awaiting_check_in';
     } else {
       patch.lane = 'active';
@@ -145,7 +149,7 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
   return { row: await locked.update(patch, now, { ...traceParts, ...probeRankPart(report.score) }) };
 }
 
-function presentNow(row: ListingRow, lastAt: string | null, ctx: ApplyContext): boolean {
-  const talk = talkState({ live_since: row.live_since, talk_last_at: lastAt }, ctx.now, ctx.graceDays);
+function presentNow(row: ListingRow, presence: PresenceRow | undefined, ctx: ApplyContext): boolean {
+  const talk = talkState({ live_since: row.live_since, talk_last_at: presence?.last_at ?? null, claimed_at: presence?.claimed_at ?? null }, ctx.now, ctx.graceDays);
   return talk.mode === 'present' && talk.active;
 }

@@ -9,6 +9,8 @@ import type { Capability } from './score.ts';
 export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const CLIENT_INFO = { name: 'rollcall-probe', version: '1' };
+/** Where an MCP server puts a Rollcall proof of control in its initialize or server/discover result. */
+export const CLAIM_META = 'io.rollcall/claim';
 const MAX_TOOL_PAGES = 5;
 
 export interface McpHandshake {
@@ -20,6 +22,8 @@ export interface McpHandshake {
   serverDescription?: string;
   website?: string;
   instructions?: string;
+  /** `_meta["io.rollcall/claim"]` of the first answer: a proof of control the server publishes. */
+  claim?: string;
   tools: Capability[];
   latencyMs: number | null;
   /** Where the first exchange really landed, after redirects: the server's endpoint. */
@@ -92,6 +96,7 @@ function completed(protocol: string, info: Record<string, unknown>, result: Reco
     serverDescription: text(info.description),
     website: text(info.websiteUrl),
     instructions: text(result.instructions),
+    claim: isObj(result._meta) ? text(result._meta[CLAIM_META]) : undefined,
     tools: toolCapabilities(listed.tools),
     latencyMs: first.http.elapsedMs,
     endpoint: first.http.url,

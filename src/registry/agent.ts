@@ -9,6 +9,7 @@ import { MAX_NAME } from '../listings/text.ts';
 import { bodyField, ratingField, SURFACES } from '../feedback/operations.ts';
 import { leaveFeedback } from './feedback.ts';
 import type { MeshCtx } from '../mesh/partners.ts';
+import type { ClaimCtx } from './claim-proof.ts';
 import { answersField, surveyPart } from '../feedback/structured.ts';
 import { MAX_BODY_CHARS } from '../feedback/real.ts';
 
@@ -48,7 +49,7 @@ export const productsAgent = defineOperation({
     'The agent-native path (POST /api/products/agent): {tool: "submit_feedback", answers} submits the structured survey as leave_feedback does in mode structured (same recording, refill and grants), with rating defaulting to answers.overall and body to your ux_friction, confusing and would_pay_for answers. Every survey problem is listed at once.',
   input,
   output: z.looseObject({ ok: z.literal(true), feedback_id: z.string(), structured: z.literal(true), agent_path: z.looseObject({ tool: z.string() }) }),
-  handler: async (ctx: MeshCtx, input) => {
+  handler: async (ctx: MeshCtx & ClaimCtx, input) => {
     if (!(AGENT_TOOLS as readonly string[]).includes(input.tool)) {
       throw badRequest('unknown_agent_tool', `tool ${JSON.stringify(input.tool.slice(0, 64))} is not served here; accepted: ${AGENT_TOOLS.join(', ')} (other tools are on the MCP endpoint, POST /api/mcp)`, 'tool', { accepted: AGENT_TOOLS });
     }

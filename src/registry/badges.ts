@@ -43,10 +43,10 @@ export async function registryBadgeFacts(ex: Executor): Promise<RegistryBadgeFac
   return { live, probed: probed.probed, clean: probed.clean, founding, bound };
 }
 
-/** undefined when no listing has this id. */
+/** undefined when no listing has this id (a deleted one's included). */
 export async function listingBadgeFacts(ex: Executor, id: string): Promise<ListingBadgeFacts | undefined> {
   const row = await findListingById(ex, id);
-  if (!row) return undefined;
+  if (!row || row.deleted_at !== null) return undefined;
   const [probe, funnel, binding] = await Promise.all([loadProbeState(ex, id), loadFunnel(ex, [id]), findBinding(ex, id)]);
   return {
     kind: row.kind,

@@ -21,9 +21,10 @@ const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGT
 
 export const registerCollabByo = defineOperation({
   name: 'register_collab_byo',
+  ownerOnly: true,
   title: 'Bring your own runtime to a collab session',
   description:
-    'Register an external A2A agent (card URL) or MCP server (URL) that you run as a participant of a collab session: it is listed and probed like list_yourself does (its listing_id acts in the session), then seated as a joined participant with a role the session\'s steps need. The session\'s lead registers runtimes for an invite-only session; anyone with a listing may for an open session.',
+    'Register an external A2A agent (card URL) or MCP server (URL) that you run as a participant of a collab session, acting for your listing (its owner token as Authorization: Bearer): it is listed and probed like list_yourself does, then seated with a role the session\'s steps need. A runtime this call lists is joined at once (its owner acts for it in the session once it claims it); a URL already listed is someone\'s own listing, so it is only invited and joins when its owner accepts (collab_session_join). The session\'s lead registers runtimes for an invite-only session; anyone with a listing may for an open session.',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({
     session_id: z.string().min(1).max(64).describe('The collab session to join.'),
@@ -31,8 +32,7 @@ export const registerCollabByo = defineOperation({
     agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over url.'),
     name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
     role: z.string().max(32).optional().describe('The role the runtime takes (default: the first partner role the steps need; "partner" in an open session).'),
-    listing_id: z.string().min(1).max(64).optional().describe('Your listing (the lead of an invite-only session): who brings the runtime in.'),
-    access_token: z.string().max(200).optional().describe("Your listing's access token (or send Authorization: Bearer)."),
+    listing_id: z.string().min(1).max(64).optional().describe('Your listing (the lead of an invite-only session): who brings the runtime in; its owner token is the Bearer.'),
   }),
   output: z.looseObject({ ok: z.literal(true), session_id: z.string(), listing_id: z.string(), role: z.string(), byo: z.literal(true), lane: z.string(), next_step: z.looseObject({ tool: z.string(), args: z.looseObject({}), why: z.string() }) }),
   handler: async (ctx: ProbeCtx, input) => {
@@ -41,7 +41,7 @@ export const registerCollabByo = defineOperation({
     // Refused before anything is listed: an unknown, closed or invite-only session, a role no step needs.
     const role = await byoRole(ctx.db.kysely, input.session_id, caller.listing.id, input.role);
     const listed = await runOperation(publish, ctx, { url: input.url, agent_card_url: input.agent_card_url, name: input.name, source: 'register_collab_byo' }, 'mcp');
-    const seat = await inTransaction(ctx.db.kysely, (trx) => seatByo(trx, input.session_id, listed.listing_id, role, iso(ctx.clock.now())));
+    const seat = await inTransaction(ctx.db.kysely, (trx) => seatByo(trx, input.session_id, listed.listing_id, role, iso(ctx.clock.now()), listed.outcome === 'listed'));
     const session = await loadSessionView(ctx.db.kysely, (await findSession(ctx.db.kysely, input.session_id))!);
     return {
       ok: true as const,
@@ -49,13 +49,17 @@ export const registerCollabByo = defineOperation({
       listing_id: listed.listing_id,
       role: seat.role,
       byo: true as const,
-      already_joined: seat.already,
+      status: seat.status,
+      already: seat.already,
       outcome: listed.outcome,
       lane: listed.lane,
       status_url: listed.status_url,
       reprobe: listed.reprobe,
       session,
-      next_step: nextStep('collab_session_next', { session_id: input.session_id, listing_id: listed.listing_id }, 'Act as your runtime\'s listing: see which step is ready for its role.'),
+      next_step:
+        seat.status === 'joined'
+          ? nextStep('claim_listing', { listing_id: listed.listing_id }, 'Prove you control the runtime\'s listing: with its owner token you act for it in the session (collab_session_next).')
+          : nextStep('list_collab_sessions', { listing_id: caller.listing.id }, 'The runtime\'s listing was listed before: it is invited and joins when its owner accepts.'),
     };
   },
 });

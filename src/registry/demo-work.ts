@@ -1,14 +1,15 @@
 // The work a demo does (TOOLS.md take_demo), with the value tools' own code and unmetered:
-// `alive` (agents) builds a kernel from the agent's card, stores it as the listing's kernel, runs
-// one loop tick over the evidence about the listing and reads a network snapshot; `mcp_mesh`
-// (MCPs) matches partners for the server's tools and stores a proposed composition for what the
-// network wants that the server lacks. Card text stays data: the kernel builder quotes it.
+// `alive` (agents) builds a kernel from the agent's card, runs one loop tick over the evidence
+// about the listing and reads a network snapshot; `mcp_mesh` (MCPs) matches partners for the
+// server's tools and stores a proposed composition for what the network wants that the server
+// lacks. What a demo builds is its holder's (the caller): the listing's own kernel changes only
+// when its owner takes the demo. Card text stays data: the kernel builder quotes it.
 import type { Executor } from '../platform/db/executor.ts';
 import { iso } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
 import type { ListingRow } from '../listings/store.ts';
-import { listingSubject } from '../metering/caller.ts';
+import { listingWorkKey } from '../metering/caller.ts';
 import { strongest, fieldOf, type FieldEntry } from '../traces/store.ts';
 import { outcomesSince } from '../traces/outcomes.ts';
 import { commonThemes, feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
@@ -50,11 +51,10 @@ export function cardGoals(row: ListingRow): string[] {
   return goals;
 }
 
-/** The kernel spec of a listing built from its card, with its own and the community's feedback themes. */
-export async function cardSpec(ex: Executor, row: ListingRow): Promise<KernelSpec> {
-  const subject = listingSubject(row.id).key;
-  const own = await recentFeedbackOf(ex, subject, OWN_HISTORY);
-  const community = await commonThemes(ex, subject, COMMUNITY_LISTED);
+/** The kernel spec of a listing built from its card, with its holder's own and the community's feedback themes. */
+export async function cardSpec(ex: Executor, row: ListingRow, holder: string): Promise<KernelSpec> {
+  const own = await recentFeedbackOf(ex, holder, OWN_HISTORY);
+  const community = await commonThemes(ex, holder, COMMUNITY_LISTED);
   const applied = community.filter((c) => c.count >= COMMUNITY_MIN_COUNT).slice(0, COMMUNITY_APPLIED).map((c) => c.theme);
   let themes = withThemes([], [...new Set(own.flatMap((f) => f.themes))], 'your_feedback');
   themes = withThemes(themes, applied, 'community');
@@ -82,15 +82,15 @@ export const kernelView = (v: KernelVersion) => ({
   ...(v.diff ? { diff: v.diff } : {}),
 });
 
-/** alive: the card's kernel (stored as version n+1 of the listing's kernel) and one loop tick over the evidence about the listing. */
-export async function aliveWork(trx: Executor, row: ListingRow, now: Date) {
-  const subject = listingSubject(row.id).key;
+/** alive: the card's kernel (stored as the holder's next version) and one loop tick over the evidence about the listing. */
+export async function aliveWork(trx: Executor, row: ListingRow, holder: string, now: Date) {
+  const subject = holder;
   const at = iso(now);
-  const spec = await cardSpec(trx, row);
+  const spec = await cardSpec(trx, row, holder);
   const built = buildKernel(spec);
   const first = await saveVersion(trx, { subject, kind: 'improve', listing_id: row.id, agent_name: spec.agent_name, spec, artifact: built, reason: `demo: built from the card of ${row.id} (${spec.goals.length} goal${spec.goals.length === 1 ? '' : 's'} from its ${storedItems(row.capabilities).length ? 'skills' : 'description'})`, diff: null, created_at: at });
   // The tick reads every piece of evidence about the listing so far (feedback naming it or left by it, outcomes about it).
-  const feedback = await feedbackSince(trx, { subject, listing_id: row.id }, '', TICK_READ);
+  const feedback = await feedbackSince(trx, { subject: listingWorkKey(row.id), listing_id: row.id }, '', TICK_READ);
   const outcomes = await outcomesSince(trx, { listing_id: row.id }, '', TICK_READ);
   const { plan, scores } = planTick(first.spec, first.artifact, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
   let tick: KernelVersion | undefined;
@@ -157,9 +157,9 @@ export const compositionView = (c: Composition) => ({
 /**
  * mcp_mesh: a composition for what the network wants that this server lacks (mesh complement:
  * strongest demand, else what most Live listings offer); when it lacks nothing, partners for its
- * own tools (stand-ins). Stored like mesh_compose stores one, owned by the listing.
+ * own tools (stand-ins). Stored like mesh_compose stores one, owned by the demo's holder.
  */
-export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, now: Date) {
+export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, holder: string, now: Date) {
   const complement = await complementOf(ctx, trx, row);
   const rule = complement.capabilities.length ? complement.rule : 'own_tools';
   const universe = complement.capabilities.length ? complement.capabilities : toolCapabilities(row);
@@ -169,14 +169,14 @@ export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, now
     partners.map((p) => ({ ...p, id: p.row.id, covers: new Set(p.covered.keys()) })),
   );
   const id = newId('cmp');
-  const composition: Composition = { composition_id: id, owner: listingSubject(row.id).key, listing_id: row.id, goal: null, capabilities: universe, steps: planSteps(picks, null, id), gaps, created_at: iso(now) };
+  const composition: Composition = { composition_id: id, owner: holder, listing_id: row.id, goal: null, capabilities: universe, steps: planSteps(picks, null, id), gaps, created_at: iso(now) };
   await insertComposition(trx, composition);
   return { composition, rule };
 }
 
-/** What a repeat demo serves again: the listing's kernel now, or the demo's composition. */
-export async function storedDemo(trx: Executor, row: ListingRow, compositionId: string | null) {
-  const kernel = await latestVersion(trx, listingSubject(row.id).key);
+/** What a repeat demo serves again: the holder's kernel for the listing now, or the demo's composition. */
+export async function storedDemo(trx: Executor, row: ListingRow, holder: string, compositionId: string | null) {
+  const kernel = await latestVersion(trx, holder, row.id);
   const composition = compositionId ? await findComposition(trx, compositionId) : undefined;
   return { kernel, composition };
 }

@@ -1,8 +1,10 @@
 // take_demo (SPEC.md 2.1, 3.1, 4.1; TOOLS.md): GET /api/products/demo?listing_id=, POST
-// /api/products/demo with the listing's ready-made demo body, and the tool. A Live listing's first
-// demo does real work for it (demo-work.ts), marks it demoed (badge demoed_no_feedback), leaves an
-// attraction trace on it, issues its access token scoped to the demo (shown once) and a public
-// demo.taken event. A repeat demo does no work and shows no token: it serves what the listing has.
+// /api/products/demo with the listing's ready-made demo body, and the tool. A demo is its caller's
+// (its holder): each holder's first demo of a Live listing does real work (demo-work.ts) stored
+// under the holder and issues the holder a product access token scoped to the demo (shown once).
+// The listing's first demo by anyone marks it demoed (badge demoed_no_feedback) and writes a public
+// demo.taken event; its owner's demo (sent with the owner token) also leaves an attraction trace
+// on it, anyone else's is recorded without moving it. A repeat demo does no work and shows no token.
 import { z } from 'zod';
 import { defineOperation } from '../platform/operation.ts';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.ts';
@@ -20,7 +22,8 @@ import { loadFunnel, NO_FUNNEL, setFunnelFlags } from '../funnel/store.ts';
 import { findDemo, insertDemo } from '../funnel/demos.ts';
 import { badgeFor, RANK_DELTA, type FunnelFlags } from '../funnel/badge.ts';
 import { sku as skuOf } from '../funnel/deal.ts';
-import { dealState } from '../funnel/grant.ts';
+import { dealState, ownerHolder } from '../funnel/grant.ts';
+import { resolveSubject } from '../metering/caller.ts';
 import { opens } from '../funnel/artifacts.ts';
 import type { MeshCtx } from '../mesh/partners.ts';
 import { aliveWork, compositionView, kernelView, meshWork, networkSnapshot, storedDemo, toolMatches } from './demo-work.ts';
@@ -30,10 +33,10 @@ export const DEMO_TRACE = 2;
 /** Listings named alike that a name+kind demo lists before asking for the id. */
 const NAME_CANDIDATES = 5;
 
-export const FEEDBACK_TEMPLATE = '<one honest sentence about the demo: what worked, what did not>';
-
 export interface DemoOutcome {
   listing: ListingRow;
+  /** Whose demo this is: the owner (`listing:<id>`) or the caller's own subject. */
+  holder: string;
   first: boolean;
   sku: 'alive' | 'mcp_mesh';
   demoed_at: string;
@@ -49,31 +52,32 @@ export const notLive = (row: ListingRow) =>
   conflict('not_live', `listing ${row.id} is not Live (lane ${row.lane}${row.lane_reason ? `: ${row.lane_reason}` : ''}): a demo needs a Live listing; check_status shows what it waits for`, 'listing_id');
 
 /**
- * Takes the listing's demo in `trx`: the listing row is locked first (every funnel transaction
- * locks it before anything else), so concurrent first demos make one set of artifacts and one token.
+ * Takes `holder`'s demo of the listing in `trx`: the listing row is locked first (every funnel
+ * transaction locks it before anything else), so concurrent first demos of one holder make one
+ * set of artifacts and one token.
  */
-export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, now: Date): Promise<DemoOutcome> {
+export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, holder: string, now: Date): Promise<DemoOutcome> {
   const row = await lockListing(trx, listingId);
   if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(listingId)}`, 'listing_id');
   if (row.lane !== 'active') throw notLive(row);
   const sku = skuOf(row.kind);
   const at = iso(now);
   const before = (await loadFunnel(trx, [row.id])).get(row.id) ?? NO_FUNNEL;
-  const taken = await findDemo(trx, row.id);
+  const taken = await findDemo(trx, row.id, holder);
   if (taken) {
-    const stored = await storedDemo(trx, row, taken.composition_id);
+    const stored = await storedDemo(trx, row, holder, taken.composition_id);
     const artifacts =
       sku === 'alive'
-        ? { kernel: stored.kernel ? kernelView(stored.kernel) : null, network: await networkSnapshot(trx, row.id, now), note: 'the listing\'s kernel as it stands now (its demo tick and any later ticks are in its history)' }
+        ? { kernel: stored.kernel ? kernelView(stored.kernel) : null, network: await networkSnapshot(trx, row.id, now), note: 'your kernel for this listing as it stands now (its demo tick and any later ticks are in its history)' }
         : { matches: await toolMatches(ctx, trx, row), composition: stored.composition ? compositionView(stored.composition) : null, note: 'partner matches read now; the composition is the one the first demo stored' };
-    const live = await liveTokenOf(trx, row.id);
-    return { listing: row, first: false, sku, demoed_at: taken.created_at, artifacts, token: null, token_id: live?.id ?? null, scope: live?.scope ?? null, flags: before };
+    const live = await liveTokenOf(trx, row.id, holder);
+    return { listing: row, holder, first: false, sku, demoed_at: taken.created_at, artifacts, token: null, token_id: live?.id ?? null, scope: live?.scope ?? null, flags: before };
   }
   let artifacts: Record<string, unknown>;
   let kernelId: string | null = null;
   let compositionId: string | null = null;
   if (sku === 'alive') {
-    const work = await aliveWork(trx, row, now);
+    const work = await aliveWork(trx, row, holder, now);
     kernelId = (work.tick ?? work.kernel).id;
     artifacts = {
       kernel: kernelView(work.kernel),
@@ -82,34 +86,49 @@ export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, no
     };
   } else {
     const matches = await toolMatches(ctx, trx, row);
-    const work = await meshWork(ctx, trx, row, now);
+    const work = await meshWork(ctx, trx, row, holder, now);
     compositionId = work.composition.composition_id;
     artifacts = { matches, composition: { ...compositionView(work.composition), rule: work.rule } };
   }
-  await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: row.id }), intensity: DEMO_TRACE, body: 'demo', depositor: 'system', at: now });
+  // Only the owner's demo moves the listing's field (and so its rank); anyone's is recorded.
+  await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: row.id }), intensity: DEMO_TRACE, body: 'demo', depositor: 'system', at: now }, { moves: holder === ownerHolder(row.id) });
   const flags = before.demoed ? before : { ...before, demoed: true };
-  if (!before.demoed) await setFunnelFlags(trx, row.id, { demoed: true }, at);
-  const { grant, token } = await issueToken(trx, row.id, 'demo', at);
-  await insertDemo(trx, { listing_id: row.id, sku, kernel_id: kernelId, composition_id: compositionId, token_id: grant.id, created_at: at });
-  await appendFeedEvent(trx, 'demo.taken', row.id, at);
-  return { listing: row, first: true, sku, demoed_at: at, artifacts, token, token_id: grant.id, scope: grant.scope, flags };
+  if (!before.demoed) {
+    await setFunnelFlags(trx, row.id, { demoed: true }, at);
+    await appendFeedEvent(trx, 'demo.taken', row.id, at);
+  }
+  const { grant, token } = await issueToken(trx, row.id, holder, 'demo', at);
+  await insertDemo(trx, { listing_id: row.id, holder, sku, kernel_id: kernelId, composition_id: compositionId, token_id: grant.id, created_at: at });
+  return { listing: row, holder, first: true, sku, demoed_at: at, artifacts, token, token_id: grant.id, scope: grant.scope, flags };
 }
 
-/** The founding path's two next calls, valid as given (with the token when this answer shows it). */
-export function foundingNextSteps(row: ListingRow, token: string | null): NextStep[] {
+/** Whose a demo is: the listing's owner when the call carries its owner token, else the caller itself. */
+export async function demoHolder(ctx: MeshCtx, listingId: string): Promise<string> {
+  const subject = await resolveSubject(ctx.db.kysely, ctx, {});
+  return subject.listing_id === listingId ? ownerHolder(listingId) : subject.key;
+}
+
+/**
+ * The founding path's two next calls. The rating and the sentence are the caller's to write
+ * (`needs`); a seat or code goes only to the listing's owner, so the owner token is named too.
+ */
+export function foundingNextSteps(row: ListingRow, byOwner: boolean): NextStep[] {
   const name = cleanText(row.name, MAX_NAME) || row.id;
-  const auth = token ? { access_token: token } : {};
-  const needToken = token ? '' : ' Send your listing\'s access token (access_token, or Authorization: Bearer) if it holds one.';
+  const owner = byOwner
+    ? 'Send it with the owner token (Authorization: Bearer rco_...): real feedback from the owner of a Live listing takes a founding seat while they last (then a 25% code).'
+    : 'It is recorded as your feedback; a founding seat goes only to the listing\'s owner, with its owner token (claim_listing proves control of your own listing).';
   return [
     nextStep(
       'leave_feedback',
-      { agent_name: name, listing_id: row.id, rating: 5, body: FEEDBACK_TEMPLATE, surface: 'demo', sku: skuOf(row.kind), audience: row.kind, ...auth },
-      `Rate the demo and say in one real sentence what worked or did not: real feedback naming your Live listing takes a founding seat while they last (then a 25% code). Replace the body and rating with your own.${needToken}`,
+      { agent_name: name, listing_id: row.id, surface: 'demo', sku: skuOf(row.kind), audience: row.kind },
+      `Rate the demo (rating, 1-5) and say in one real sentence of your own (body) what worked or did not. ${owner}`,
+      ['rating', 'body', 'owner_token'],
     ),
     nextStep(
       'complete_founding_path',
-      { listing_id: row.id, agent_name: name, audience: row.kind, rating: 5, body: FEEDBACK_TEMPLATE, ...auth },
-      `The same in one call (the demo is already taken, so it only records your feedback and settles the seat or code). Replace the body and rating with your own.${needToken}`,
+      { listing_id: row.id, agent_name: name, audience: row.kind },
+      `The same in one call (the demo is already taken, so it only records your feedback and settles the seat or code): add your rating and your own sentence. ${owner}`,
+      ['rating', 'body', 'owner_token'],
     ),
   ];
 }
@@ -117,7 +136,7 @@ export function foundingNextSteps(row: ListingRow, token: string | null): NextSt
 export async function demoAnswer(ctx: MeshCtx, d: DemoOutcome) {
   const badge = badgeFor(d.flags);
   const base = ctx.config.publicBaseUrl;
-  const steps = foundingNextSteps(d.listing, d.token);
+  const steps = foundingNextSteps(d.listing, d.holder === ownerHolder(d.listing.id));
   const opened = d.scope ? opens(d.scope, d.listing.kind) : [];
   return {
     ok: true as const,
@@ -135,12 +154,12 @@ export async function demoAnswer(ctx: MeshCtx, d: DemoOutcome) {
       opens: opened,
       shown_once: true,
       note: d.token
-        ? `Keep access_token: it is shown this once. It opens this demo's artifacts (${opened.join(', ')}); a founding seat widens it to the full product.`
+        ? `Keep access_token: it is shown this once. It is yours and opens this demo's artifacts (${opened.join(', ')}); a founding seat widens the owner's token to the full product.`
         : d.token_id
-          ? `Your listing's access token (scope ${d.scope}) was shown once, when it was issued; this answer does not show it again.`
-          : 'This listing holds no live access token (revoked by the operator).',
+          ? `Your access token for this listing (scope ${d.scope}) was shown once, when it was issued; this answer does not show it again.`
+          : 'You hold no live access token for this listing (revoked by the operator).',
       urls: Object.fromEntries(opened.map((a) => [a, `${base}/api/products/access?artifact=${a}`])),
-      how: 'send the token as the token query parameter, or as Authorization: Bearer <token>; install_product takes it as access_token',
+      how: 'send the token as the token query parameter; install_product and export_skills take it as access_token',
     },
     badge,
     rank_delta: RANK_DELTA[badge],
@@ -183,7 +202,7 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
   let row: ListingRow | undefined;
   if (input.listing_id !== undefined) {
     row = await findListingById(ex, input.listing_id);
-    if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
+    if (!row || row.deleted_at !== null) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
   } else if (input.name !== undefined && cleanText(input.name, MAX_NAME) !== '') {
     if (input.kind === undefined) throw badRequest('invalid_input', 'kind: a demo by name needs kind too (agent or mcp), or give listing_id', 'kind');
     const named = (await findListingsByName(ex, cleanText(input.name, MAX_NAME), 50)).filter((r) => r.kind === input.kind);
@@ -197,7 +216,7 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
   } else if (input.agent_card_url !== undefined || input.mcp_url !== undefined) {
     const field = input.agent_card_url !== undefined ? 'agent_card_url' : 'mcp_url';
     row = await findListingBySpelling(ex, normalizeListingUrl((input.agent_card_url ?? input.mcp_url)!, field));
-    if (!row) throw notFound(`no listing with ${field} ${JSON.stringify(input.agent_card_url ?? input.mcp_url)}: list it first (list_yourself)`, field);
+    if (!row || row.deleted_at !== null) throw notFound(`no listing with ${field} ${JSON.stringify(input.agent_card_url ?? input.mcp_url)}: list it first (list_yourself)`, field);
   } else {
     throw badRequest('invalid_input', 'listing_id: say which listing to demo (listing_id, or name and kind, or its agent_card_url or mcp_url)', 'listing_id');
   }
@@ -207,13 +226,14 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
 }
 
 const DESCRIPTION =
-  'Take the free demo for a Live listing (same as GET or POST /api/products/demo): by listing_id, or name and kind. Agents get alive: a kernel built from the agent\'s card (stored as the listing\'s kernel), one loop tick over the evidence about it, and a network snapshot of the trace field. MCP servers get mcp_mesh: Live partners matching the server\'s tools and a stored composition for what the network wants that it lacks. Marks the listing demoed, issues its access token scoped to the demo (shown once; a repeat demo shows the artifacts again without it) and returns next_steps: leave_feedback or complete_founding_path for the founding seat. A listing that is not Live is a 409 not_live.';
+  'Take the free demo for a Live listing (same as GET or POST /api/products/demo): by listing_id, or name and kind. Agents get alive: a kernel built from the agent\'s card, one loop tick over the evidence about it, and a network snapshot of the trace field. MCP servers get mcp_mesh: Live partners matching the server\'s tools and a stored composition for what the network wants that it lacks. The demo is yours: what it builds is stored as your work (as the listing\'s own only when you send its owner token), and you get a product access token scoped to it (shown once; a repeat demo shows the artifacts again without it). Marks the listing demoed and returns next_steps: leave_feedback or complete_founding_path (a founding seat goes to the listing\'s owner). A listing that is not Live is a 409 not_live.';
 
 async function takeDemoHandler(ctx: MeshCtx, input: z.output<typeof demoInput>) {
   const row = await demoListing(ctx, input);
   if (row.lane !== 'active') throw notLive(row);
   const now = ctx.clock.now();
-  const outcome = await inTransaction(ctx.db.kysely, (trx) => runDemo(ctx, trx, row.id, now));
+  const holder = await demoHolder(ctx, row.id);
+  const outcome = await inTransaction(ctx.db.kysely, (trx) => runDemo(ctx, trx, row.id, holder, now));
   return demoAnswer(ctx, outcome);
 }
 

@@ -23,7 +23,9 @@ import {
   recordLeftFeedback,
   SURFACES,
 } from '../feedback/operations.ts';
-import { settleFounding, type FoundingResult } from '../funnel/grant.ts';
+import { FOUNDING_OUTCOMES, ownerHolder, settleFounding, type FoundingResult } from '../funnel/grant.ts';
+import { foundingClaimOf, type ClaimCtx } from './claim-proof.ts';
+import { requireOwner } from '../owners/caller.ts';
 import { findDemo } from '../funnel/demos.ts';
 import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor, RANK_DELTA } from '../funnel/badge.ts';
@@ -33,7 +35,7 @@ import { goalField, workflowOutput } from '../collab/schemas.ts';
 import { demoAnswer, notLive, runDemo } from './demo.ts';
 
 const foundingOutput = z.looseObject({
-  outcome: z.enum(['seat', 'code', 'already_seated', 'already_coded', 'no_listing', 'not_eligible']),
+  outcome: z.enum(FOUNDING_OUTCOMES),
   listing_id: z.string().nullable(),
   percent_off: z.number(),
   message: z.string(),
@@ -58,7 +60,7 @@ const shown = (f: FoundingResult, token: string | null) => ({
 
 /** SPEC.md 4.2/4.3: leave_feedback with `complete_collab` or `partner_listing_id` also makes a collab workflow (collab/workflows.ts). */
 const collabFields = {
-  complete_collab: z.boolean().optional().describe('true: also make a collab workflow for the listing this feedback names (partners: partner_listing_id, else its most composed Live peers, else open to any Live listing); the answer carries it as workflow.'),
+  complete_collab: z.boolean().optional().describe('true: also make a collab workflow led by the listing this feedback names, with its owner token (partners: partner_listing_id, else its most composed Live peers, else open to any Live listing); the answer carries it as workflow.'),
   collab_goal: goalField.optional().describe('The goal of that workflow (default: one derived from the listing).'),
   partner_listing_id: z.string().min(1).max(64).optional().describe('A partner listing to invite: also makes a collab workflow (as complete_collab) with this partner; it finds the invitation in its inbox.'),
 };
@@ -67,19 +69,22 @@ export const leaveFeedback = defineOperation({
   name: 'leave_feedback',
   title: 'Leave feedback',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names a Live (or demoed) listing (listing_id) takes one of the 100 founding seats for it: the full product free, its access token issued (or its demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing; feedback naming no listing takes neither. With complete_collab: true or a partner_listing_id, the same call also makes a collab workflow for that listing (answered as workflow; next_step opens its session).`,
+  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names your claimed, Live (or demoed) listing (listing_id) and comes with its owner token (Authorization: Bearer rco_...) takes one of the 100 founding seats: the full product free (your product access token issued, or your demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing and per owner domain, for a claim made by a well_known file or a dns_txt record that is still in place; anyone else's feedback is recorded and takes neither. With complete_collab: true or a partner_listing_id, the same call also makes a collab workflow for that listing (answered as workflow; next_step opens its session).`,
   input: feedbackInput.extend(collabFields),
   toolInput: feedbackToolInput.extend(collabFields),
   output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput, workflow: workflowOutput.optional() }),
-  handler: async (ctx: MeshCtx, input) => {
-    const subject = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name });
+  handler: async (ctx: MeshCtx & ClaimCtx, input) => {
+    const subject = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
+    const claim = input.listing_id !== undefined ? await foundingClaimOf(ctx, input.listing_id) : undefined;
     const now = ctx.clock.now();
     const wantsCollab = input.complete_collab === true || input.partner_listing_id !== undefined;
+    // A workflow is led by the listing: only its owner makes one (refused before anything is recorded).
+    if (wantsCollab && input.listing_id !== undefined) await requireOwner(ctx, input.listing_id, 'a collab workflow');
     const { recorded, founding, collab } = await inTransaction(ctx.db.kysely, async (trx) => {
       if (input.listing_id !== undefined) await lockListing(trx, input.listing_id);
       const recorded = await recordLeftFeedback(trx, subject, input, now);
       const { item } = recorded;
-      const founding = await settleFounding(trx, input.listing_id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now);
+      const founding = await settleFounding(trx, input.listing_id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now, claim);
       // In the same transaction: a refused workflow (no listing, unknown partner) records no feedback either.
       const collab = wantsCollab
         ? await createWorkflowFromFeedback(trx, { subject, listing_id: input.listing_id, partner_listing_id: input.partner_listing_id, goal: input.collab_goal, agent_name: input.agent_name, now })
@@ -102,7 +107,6 @@ const pathInput = z.object({
   body: bodyField.describe('One real sentence about the demo (at least 12 characters and 3 words; placeholder text is refused).'),
   audience: z.enum(['agent', 'mcp']).optional().describe('Whether you are an agent or an MCP server (default: the listing\'s kind).'),
   surface: z.enum(SURFACES).optional().describe('Where the feedback is about (default demo).'),
-  access_token: z.string().max(200).optional().describe('Your listing\'s access token, when it holds one (or send Authorization: Bearer).'),
 });
 
 export const completeFoundingPath = defineOperation({
@@ -110,23 +114,25 @@ export const completeFoundingPath = defineOperation({
   title: 'Complete the founding path',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'The founding path in one call for your Live listing: takes its demo if not yet taken (the same real artifacts as take_demo), records your ultra feedback (a rating 1-5 and one real sentence) naming it, and settles the founding deal: a seat (the full product free, with the access token, shown once) while the 100 last, then a 25% code. Once the listing holds a token, send it (access_token or Authorization: Bearer).',
+    'The founding path in one call for your claimed, Live listing, sent with its owner token (Authorization: Bearer rco_...): takes your demo of it if not yet taken (the same real artifacts as take_demo), records your ultra feedback (a rating 1-5 and one real sentence) naming it, and settles the founding deal: a seat (the full product free, with your product access token, shown once) while the 100 last, then a 25% code; one per owner domain. Without the owner token the demo and the feedback are yours and take neither.',
   input: pathInput,
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), demo: z.looseObject({ taken_now: z.boolean() }), feedback: z.looseObject({ feedback_id: z.string() }), founding: foundingOutput }),
-  handler: async (ctx: MeshCtx, input) => {
+  handler: async (ctx: MeshCtx & ClaimCtx, input) => {
     const listing = await requireListing(ctx, input.listing_id);
     realBody(input.body); // junk is refused before anything happens
-    const subject = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: listing.id, agent_name: input.agent_name });
+    const subject = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
+    const holder = subject.listing_id === listing.id ? ownerHolder(listing.id) : subject.key;
+    const claim = await foundingClaimOf(ctx, listing.id);
     const now = ctx.clock.now();
     const feedback = { rating: input.rating, body: input.body, agent_name: input.agent_name, listing_id: listing.id, audience: input.audience ?? listing.kind, surface: input.surface ?? ('demo' as const), sku: listing.kind === 'agent' ? 'alive' : 'mcp_mesh', source: 'complete_founding_path' };
     const result = await inTransaction(ctx.db.kysely, async (trx) => {
       const row = (await lockListing(trx, listing.id))!;
-      const demoTaken = await findDemo(trx, row.id);
+      const demoTaken = await findDemo(trx, row.id, holder);
       if (!demoTaken && row.lane !== 'active') throw notLive(row);
-      const demo = demoTaken ? undefined : await runDemo(ctx, trx, row.id, now);
+      const demo = demoTaken ? undefined : await runDemo(ctx, trx, row.id, holder, now);
       const recorded = await recordLeftFeedback(trx, subject, feedback, now);
       const { item } = recorded;
-      const founding = await settleFounding(trx, row.id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now);
+      const founding = await settleFounding(trx, row.id, { id: item.id, counted: item.counted, rating: item.rating, audience: item.audience }, now, claim);
       return { demo, recorded, founding };
     });
     const { demo, recorded, founding } = result;

@@ -7,8 +7,7 @@ import { defineOperation } from '../platform/operation.ts';
 import { nextStep } from '../platform/next-step.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds } from '../listings/store.ts';
-import { listingHasToken } from '../access/store.ts';
-import { listingSubject } from '../metering/caller.ts';
+import { subjectOfListing } from '../metering/caller.ts';
 import { REFILLS } from '../metering/refills.ts';
 import { VALUE_EVENTS } from '../metering/events.ts';
 import { callerDay, grantsLeft, usageOf } from '../metering/usage.ts';
@@ -16,7 +15,7 @@ import { utcDay } from '../metering/day.ts';
 import { CHANNELS } from '../traces/channels.ts';
 import { depositsOfDay, edgesOf, trailStrength } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
-import { lastCheckIn } from '../talk/store.ts';
+import { presenceOf } from '../talk/view.ts';
 import { talkState } from '../talk/presence.ts';
 import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor, BADGE_LABEL, RANK_DELTA } from '../funnel/badge.ts';
@@ -53,16 +52,15 @@ export const getIncentives = defineOperation({
     const ex = ctx.db.kysely;
     const now = ctx.clock.now();
     const row = await requireListing(ctx, input.listing_id);
-    const subject = listingSubject(row.id);
-    const [flags, strength, lastAt, day, hasToken] = await Promise.all([
+    const subject = subjectOfListing(row);
+    const [flags, strength, presence, day] = await Promise.all([
       loadFunnel(ex, [row.id]).then((m) => m.get(row.id) ?? NO_FUNNEL),
       trailStrength(ex, [row.id], now).then((m) => m.get(row.id) ?? 0),
-      lastCheckIn(ex, row.id),
+      presenceOf(ex, [row.id]).then((m) => m.get(row.id)),
       callerDay(ex, subject, now),
-      listingHasToken(ex, row.id),
     ]);
     const badge = badgeFor(flags);
-    const talk = talkState({ live_since: row.live_since, talk_last_at: lastAt }, now, ctx.config.talkGraceDays);
+    const talk = talkState({ live_since: row.live_since, talk_last_at: presence?.last_at ?? null, claimed_at: presence?.claimed_at ?? null }, now, ctx.config.talkGraceDays);
 
     // Partners: Live listings sharing a pair edge with this one on any channel (used together,
     // composed, endorsed); "endorsed today" = this listing deposited attraction on the pair today.
@@ -96,8 +94,8 @@ export const getIncentives = defineOperation({
     } else if (left.get('leave_feedback')) {
       actions.push({ do: 'leave real feedback', tool: 'leave_feedback', args: { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' }, gain: 'one free unit of improve_kernel, run_loop_tick, mesh_match, collab_session_open', why: `${left.get('leave_feedback')} leave_feedback refill(s) left today` });
     }
-    if (!talk.active || talk.mode === 'grace') {
-      actions.push({ do: 'check in on talk', tool: null, args: { listing_id: row.id }, gain: 'stays Live (no check-in after the grace makes it dormant and drops it from the active list)', why: talk.reason });
+    if (talk.required && (!talk.active || talk.mode === 'grace')) {
+      actions.push({ do: 'check in on talk (POST /api/talk with the owner token)', tool: null, args: { listing_id: row.id }, gain: 'stays Live (no check-in after the grace makes it dormant and drops it from the active list)', why: talk.reason });
     }
     if (unendorsed.length && left.get('endorse')) {
       actions.push({ do: `endorse a Live partner (${unendorsed.length} not endorsed today)`, tool: 'endorse', args: { listing_id: row.id, partner_listing_id: unendorsed[0]!.listing_id }, gain: 'one free unit of mesh_match and collab_session_step, and attraction on the pair', why: `${left.get('endorse')} endorse refill(s) left today` });
@@ -109,12 +107,12 @@ export const getIncentives = defineOperation({
       actions.push({ do: 'deposit an outcome after a value tool', tool: 'deposit_outcome', args: { listing_id: row.id, ok: true, quality: 0.8, body: '<what the run achieved>' }, gain: 'one free unit of improve_kernel, run_loop_tick, collab_session_step; raises network value', why: `${left.get('deposit_outcome')} deposit_outcome refill(s) left today (only after a value tool that day)` });
     }
 
-    // The next call names a tool that exists with valid arguments: the status (always), or the
-    // listing's refills when its allowance is open to read by listing_id (no token held).
+    // The next call names a tool that exists with valid arguments: the listing's refills, read as
+    // its owner (the owner token goes as the Bearer), or its status.
     const top = actions[0];
     const next =
-      row.lane === 'active' && !hasToken
-        ? nextStep('get_reciprocity', { listing_id: row.id }, top ? `Next: ${top.do} (${top.gain}). The refill table says what counts.` : 'Nothing to raise right now: see the refills for later.')
+      row.lane === 'active'
+        ? nextStep('get_reciprocity', { listing_id: row.id }, top ? `Next: ${top.do} (${top.gain}). The refill table says what counts.` : 'Nothing to raise right now: see the refills for later.', ['owner_token'])
         : nextStep('check_status', { id: row.id }, top ? `Next: ${top.do} (${top.gain}).` : 'The listing\'s full status.');
     return {
       ok: true as const,

@@ -35,7 +35,7 @@ export const joinAndContribute = defineOperation({
     if (input.url !== undefined) {
       const url = normalizeListingUrl(input.url, 'url');
       row = (await findListingByUrl(ctx.db.kysely, url)) ?? (await findListingBySpelling(ctx.db.kysely, url));
-      if (!row) {
+      if (!row || row.deleted_at !== null) {
         const published = await publish.handler(ctx, { url: input.url, contact_email: input.contact_email, source: 'join_and_contribute' });
         listedNow = published.outcome === 'listed';
         row = await requireListing(ctx, published.id as string);

@@ -10,8 +10,9 @@ import { categoryLabel } from '../listings/categories.ts';
 import { probeViewPart } from '../probe/view.ts';
 import { talkViewPart } from '../talk/view.ts';
 import { funnelViewPart } from '../funnel/view.ts';
+import { ownersViewPart } from '../owners/view.ts';
 
-const PARTS = [probeViewPart, talkViewPart, funnelViewPart] as const;
+const PARTS = [probeViewPart, talkViewPart, funnelViewPart, ownersViewPart] as const;
 
 type FieldsOf<P> = P extends { fields(...args: never[]): infer F } ? F : never;
 type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -45,6 +46,7 @@ export const listingViewOutput = {
   url: z.string(),
   lane: z.enum(['queued', 'probing', 'active', 'failed', 'dormant']),
   lane_reason: z.string().nullable(),
+  claimed: z.boolean(),
   next: z.string(),
 };
 

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { AppError, badRequest, notFound } from '../platform/errors.ts';
-import { iso } from '../platform/clock.ts';
-import { inTransaction } from '../platform/db/executor.ts';
+import { DAY_MS, iso } from '../platform/clock.ts';
+import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
-import { findListingsByName, insertListingIfNew, lockListing, updateListing } from '../listings/store.ts';
+import { findListingsByName, insertListingIfNew, lockListing, updateListing, type ListingRow } from '../listings/store.ts';
 import { requireListing, statusUrl } from '../listings/operations.ts';
 import { funnelRankPart, NO_FUNNEL } from '../funnel/store.ts';
 import { historySummary, loadProbeState, readHistory } from '../probe/store.ts';
@@ -27,6 +27,47 @@ export const publishInput = z.object({
   source: z.string().max(MAX_NAME).optional().describe('Where you heard of Rollcall, or which tool publishes.'),
   name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
 });
+
+export interface NewListingFields {
+  url: string;
+  kind: 'agent' | 'mcp';
+  submittedName: string | null;
+  contactEmail: string | null;
+  source: string | null;
+}
+
+/** After a delete, the URL is held this long: only a new claim of it lists it again. */
+export const DELETED_HOLD_MS = 30 * DAY_MS;
+
+const recentlyDeleted = (row: ListingRow, until: string) =>
+  new AppError(409, 'recently_deleted', `${row.url} was deleted by its owner; until ${until} only a new claim of it (claim_listing {url}) lists it again`, 'url', { listing_id: row.id, held_until: until });
+
+/**
+ * Lists a normalized URL unless a listing has it, in `trx`: the listing, its public event, its
+ * joined trace and its first probe job are written together (a listing is never left without a
+ * probe). A deleted listing's URL is listed again (the same id, nothing of before kept) after
+ * DELETED_HOLD_MS, or at once for a claim; before that it is refused (409 recently_deleted). The
+ * caller wakes the scheduler after commit when `reprobe.queued` (publish, a claim).
+ */
+export async function listIfNew(ctx: ProbeCtx, trx: Executor, fields: NewListingFields, clockNow: Date, options: { claim?: boolean } = {}): Promise<{ row: ListingRow; created: boolean; reprobe: Reprobe }> {
+  const now = iso(clockNow);
+  const result = await insertListingIfNew(trx, { ...fields, name: fields.submittedName ?? new URL(fields.url).host, rankParts: funnelRankPart(NO_FUNNEL) }, now);
+  if (!result.created && result.row.deleted_at !== null) {
+    const until = iso(new Date(Date.parse(result.row.deleted_at) + DELETED_HOLD_MS));
+    if (!options.claim && now < until) throw recentlyDeleted(result.row, until);
+    const revived = (await updateListing(trx, result.row.id, { deleted_at: null, lane: 'queued', lane_reason: null, name: fields.submittedName ?? new URL(result.row.url).host, submitted_name: fields.submittedName, contact_email: fields.contactEmail, source: fields.source }, now))!;
+    await appendFeedEvent(trx, 'listing.listed', revived.id, now);
+    const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
+    await scheduleProbe(trx, revived, due, now, { resetAttempts: true });
+    return { row: revived, created: true, reprobe: { queued: true, next_probe_at: due } };
+  }
+  if (!result.created) return { ...result, reprobe: { queued: false, next_probe_at: null } };
+  await appendFeedEvent(trx, 'listing.listed', result.row.id, now);
+  await systemDeposit(trx, { kind: 'listing', listing_id: result.row.id }, 'joined', AUTO.joined, clockNow, { body: 'listed' });
+  const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
+  await scheduleProbe(trx, result.row, due, now, { resetAttempts: true });
+  return { ...result, reprobe: { queued: true, next_probe_at: due } };
+}
 
 export const publish = defineOperation({
   name: 'list_yourself',
@@ -58,26 +99,8 @@ export const publish = defineOperation({
     const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
     // The listing and its probe job are written together: a listing is never left without one.
     const { row, created, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
-      const result = await insertListingIfNew(
-        trx,
-        {
-          url,
-          kind: guessKind(url, input.agent_card_url !== undefined),
-          name: submittedName ?? new URL(url).host,
-          submittedName,
-          contactEmail: input.contact_email ?? null,
-          source: input.source ? cleanText(input.source, MAX_NAME) : null,
-          rankParts: funnelRankPart(NO_FUNNEL),
-        },
-        now,
-      );
-      if (result.created) {
-        await appendFeedEvent(trx, 'listing.listed', result.row.id, now);
-        await systemDeposit(trx, { kind: 'listing', listing_id: result.row.id }, 'joined', AUTO.joined, clockNow, { body: 'listed' });
-        const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
-        await scheduleProbe(trx, result.row, due, now, { resetAttempts: true });
-        return { ...result, reprobe: { queued: true, next_probe_at: due } satisfies Reprobe };
-      }
+      const result = await listIfNew(ctx, trx, { url, kind: guessKind(url, input.agent_card_url !== undefined), submittedName, contactEmail: input.contact_email ?? null, source: input.source ? cleanText(input.source, MAX_NAME) : null }, clockNow);
+      if (result.created) return result;
       // Republishing re-probes at most once per REPUBLISH_MIN_INTERVAL_S and spends the caller's
       // probe budget. A failed listing's backoff restarts (the publisher says it is fixed); a Live
       // or dormant one keeps its count of failures in a row, so republishing cannot hold off dormancy.

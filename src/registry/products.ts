@@ -1,22 +1,23 @@
 // Product access with an access token (SPEC.md 4.1, 5.2; TOOLS.md install_product, export_skills):
 // GET /api/products/access?token=&artifact=, GET /api/products/export?token=&format=, and the tools
-// install_product and export_skills. A token comes as the `token` query, the `access_token`
-// argument or Authorization: Bearer; one that opens nothing (unknown, malformed, revoked, missing)
-// is the one 401 of access/store.ts, never a hint whether it exists. A demo token opens its demo's
-// artifacts, a founding seat's full token everything (funnel/artifacts.ts).
+// install_product and export_skills. A token comes as the `token` query or the `access_token`
+// argument; one that opens nothing (unknown, malformed, revoked, missing) is the one 401 of
+// access/store.ts, never a hint whether it exists. A demo token opens its demo's artifacts, a
+// founding seat's full token everything (funnel/artifacts.ts); what they hold is the work of the
+// token's holder (a demo's caller, or the listing's owner), never another's.
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import type { Executor } from '../platform/db/executor.ts';
 import { nextStep } from '../platform/next-step.ts';
 import { findListingById, type ListingRow } from '../listings/store.ts';
 import { invalidToken, requireToken, tokenMismatch, type TokenGrant } from '../access/store.ts';
-import { listingSubject } from '../metering/caller.ts';
+import { ownerHolder } from '../funnel/grant.ts';
 import { meteredEvent } from '../metering/events.ts';
 import { ARTIFACTS, opens, scopeInsufficient, type Artifact } from '../funnel/artifacts.ts';
 import { buildKernel } from '../kernel/build.ts';
 import { latestVersion, versionsOf } from '../kernel/store.ts';
 import { storedItems } from '../mesh/coverage.ts';
-import { compositionsOfListing } from '../mesh/store.ts';
+import { compositionsOfOwner } from '../mesh/store.ts';
 import { cardSpec, compositionView, kernelView } from './demo-work.ts';
 import { skillMarkdown, skillsJson, type SkillsSource } from './skills.ts';
 
@@ -24,8 +25,8 @@ const COMPOSITIONS = 3;
 const HISTORY = 5;
 
 const tokenFields = {
-  access_token: z.string().optional().describe('Your access token (or send Authorization: Bearer).'),
-  token: z.string().optional().describe('Your access token (the query form of SPEC.md; same as access_token).'),
+  access_token: z.string().optional().describe('Your product access token (rc_..., from a demo or a founding seat).'),
+  token: z.string().optional().describe('Your product access token (the query form of SPEC.md; same as access_token).'),
 };
 const listingField = z.string().min(1).max(64).optional().describe('Your listing: must be the one your access token opens (a check; the token says which listing).');
 
@@ -33,25 +34,23 @@ interface Opened {
   grant: TokenGrant;
   listing: ListingRow;
   opens: Artifact[];
-  /** Whether the token came as an argument (not a header): a next_step may then carry it. */
-  given: string | undefined;
 }
 
 /** The listing a token opens, or the one 401 for every token that opens nothing. */
 async function openToken(ctx: Ctx, input: { access_token?: string; token?: string; listing_id?: string }): Promise<Opened> {
   const field = input.access_token === undefined && input.token !== undefined ? 'token' : 'access_token';
   const given = input.access_token ?? input.token;
-  const grant = await requireToken(ctx.db.kysely, given ?? ctx.caller.token, field);
+  const grant = await requireToken(ctx.db.kysely, given, field);
   const listing = await findListingById(ctx.db.kysely, grant.listing_id);
   if (!listing) throw invalidToken(field);
   if (input.listing_id !== undefined && input.listing_id !== listing.id) throw tokenMismatch(listing.id, input.listing_id);
-  return { grant, listing, opens: opens(grant.scope, listing.kind), given };
+  return { grant, listing, opens: opens(grant.scope, listing.kind) };
 }
 
-async function kernelArtifact(ex: Executor, listing: ListingRow) {
-  const stored = await latestVersion(ex, listingSubject(listing.id).key);
+async function kernelArtifact(ex: Executor, listing: ListingRow, holder: string) {
+  const stored = await latestVersion(ex, holder, listing.id);
   if (stored) return { source: 'stored' as const, ...kernelView(stored) };
-  const artifact = buildKernel(await cardSpec(ex, listing));
+  const artifact = buildKernel(await cardSpec(ex, listing, holder));
   return {
     source: 'card' as const,
     version: null,
@@ -62,14 +61,15 @@ async function kernelArtifact(ex: Executor, listing: ListingRow) {
   };
 }
 
-async function loopArtifact(ctx: Ctx, ex: Executor, listing: ListingRow) {
-  const history = await versionsOf(ex, listingSubject(listing.id).key, HISTORY);
+async function loopArtifact(ctx: Ctx, ex: Executor, listing: ListingRow, holder: string) {
+  const history = await versionsOf(ex, holder, HISTORY);
   const endpoint = `${ctx.config.publicBaseUrl}/api/mcp`;
+  const owned = holder === ownerHolder(listing.id);
   return {
     tool: 'run_loop_tick',
     endpoint,
-    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_loop_tick', arguments: { listing_id: listing.id } } },
-    headers: { Authorization: 'Bearer <your access token>' },
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_loop_tick', arguments: owned ? { listing_id: listing.id } : {} } },
+    headers: owned ? { Authorization: 'Bearer <the listing\'s owner token>' } : {},
     kernel_version: history[0]?.version ?? null,
     history: history.map((v) => ({ version: v.version, kind: v.kind, reason: v.reason, created_at: v.created_at })),
     free_per_day: meteredEvent('run_loop_tick').free_per_day,
@@ -78,30 +78,30 @@ async function loopArtifact(ctx: Ctx, ex: Executor, listing: ListingRow) {
   };
 }
 
-async function meshArtifact(ex: Executor, listing: ListingRow) {
-  const comps = await compositionsOfListing(ex, listing.id, COMPOSITIONS);
+async function meshArtifact(ex: Executor, listing: ListingRow, holder: string) {
+  const comps = await compositionsOfOwner(ex, holder, COMPOSITIONS, listing.id);
   return {
     count: comps.length,
-    compositions: comps.map((c) => ({ ...compositionView(c), role: c.role })),
+    compositions: comps.map((c) => ({ ...compositionView(c), role: 'owner' as const })),
     ...(comps.length ? {} : { how: 'no composition stored yet: mesh_compose with your listing_id (or take_demo for an MCP server) plans one' }),
   };
 }
 
-async function skillsSource(ctx: Ctx, ex: Executor, listing: ListingRow): Promise<SkillsSource> {
-  const kernel = await kernelArtifact(ex, listing);
-  const comps = await compositionsOfListing(ex, listing.id, COMPOSITIONS);
+async function skillsSource(ctx: Ctx, ex: Executor, listing: ListingRow, holder: string): Promise<SkillsSource> {
+  const kernel = await kernelArtifact(ex, listing, holder);
+  const comps = await compositionsOfOwner(ex, holder, COMPOSITIONS, listing.id);
   return {
     listing: { id: listing.id, kind: listing.kind, name: listing.name, url: listing.url },
     items: storedItems(listing.capabilities),
     kernel: { version: kernel.version, system_prompt_short: kernel.system_prompt_short },
     mcpEndpoint: `${ctx.config.publicBaseUrl}/api/mcp`,
-    loop: { tool: 'run_loop_tick', arguments: { listing_id: listing.id } },
+    loop: { tool: 'run_loop_tick', arguments: holder === ownerHolder(listing.id) ? { listing_id: listing.id } : {} },
     compositions: comps.map((c) => ({ composition_id: c.composition_id, capabilities: c.capabilities, steps: c.steps.map((s) => ({ step: s.step, listing_id: s.listing_id, name: s.name, covers: s.covers })), gaps: c.gaps })),
   };
 }
 
-async function skillsArtifact(ctx: Ctx, ex: Executor, listing: ListingRow) {
-  const src = await skillsSource(ctx, ex, listing);
+async function skillsArtifact(ctx: Ctx, ex: Executor, listing: ListingRow, holder: string) {
+  const src = await skillsSource(ctx, ex, listing, holder);
   return { filename: 'SKILL.md', skill_md: skillMarkdown(src), json: skillsJson(src) };
 }
 
@@ -109,22 +109,25 @@ async function artifact(ctx: Ctx, o: Opened, which: Artifact) {
   const ex = ctx.db.kysely;
   switch (which) {
     case 'kernel':
-      return kernelArtifact(ex, o.listing);
+      return kernelArtifact(ex, o.listing, o.grant.holder);
     case 'loop':
-      return loopArtifact(ctx, ex, o.listing);
+      return loopArtifact(ctx, ex, o.listing, o.grant.holder);
     case 'mesh':
-      return meshArtifact(ex, o.listing);
+      return meshArtifact(ex, o.listing, o.grant.holder);
     case 'skills':
-      return skillsArtifact(ctx, ex, o.listing);
+      return skillsArtifact(ctx, ex, o.listing, o.grant.holder);
   }
 }
 
-/** The MCP client configuration for this registry (the token stays in the caller's environment). */
+/**
+ * The MCP client configuration for this registry. The owner token (it acts for the listing) stays
+ * in the owner's environment; a demo holder's calls are its own and need none.
+ */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: MCP clients expand ${VAR} from their environment; meant literally
-const ENV_TOKEN = 'Bearer ${ROLLCALL_ACCESS_TOKEN}';
-const mcpConfig = (ctx: Ctx) => ({
-  mcpServers: { rollcall: { type: 'http', url: `${ctx.config.publicBaseUrl}/api/mcp`, headers: { Authorization: ENV_TOKEN } } },
-  env: { ROLLCALL_ACCESS_TOKEN: '<your access token>' },
+const ENV_TOKEN = 'Bearer ${ROLLCALL_OWNER_TOKEN}';
+const mcpConfig = (ctx: Ctx, owned: boolean) => ({
+  mcpServers: { rollcall: { type: 'http', url: `${ctx.config.publicBaseUrl}/api/mcp`, ...(owned ? { headers: { Authorization: ENV_TOKEN } } : {}) } },
+  ...(owned ? { env: { ROLLCALL_OWNER_TOKEN: '<the listing\'s owner token, from verify_claim>' } } : {}),
   transport: 'streamable-http (stateless JSON-RPC 2.0)',
 });
 
@@ -137,7 +140,7 @@ export const productAccess = defineOperation({
   tool: false, // GET /api/products/access; install_product is the tool
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'One product artifact for paste into a runtime, opened by your access token (token query or Authorization: Bearer): kernel (the listing\'s latest kernel and system_prompt_short), loop (the run_loop_tick call and the kernel history), mesh (the listing\'s stored compositions) or skills (SKILL.md). A demo token opens its demo\'s artifacts (alive: kernel, loop; mcp_mesh: mesh); a founding seat\'s token opens all.',
+    'One product artifact for paste into a runtime, opened by your product access token (token query): kernel (the token holder\'s latest kernel for the listing and system_prompt_short), loop (the run_loop_tick call and the kernel history), mesh (the listing\'s stored compositions) or skills (SKILL.md). A demo token opens its demo\'s artifacts (alive: kernel, loop; mcp_mesh: mesh); a founding seat\'s token opens all.',
   input: z.object({
     ...tokenFields,
     artifact: z.enum(ARTIFACTS).describe(`Which artifact: ${ARTIFACTS.join(', ')}.`),
@@ -155,11 +158,12 @@ export const installProduct = defineOperation({
   title: 'Install the product',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'With your access_token (or Authorization: Bearer): the install bundle for what the token opens: the kernel text (your listing\'s latest kernel), the loop configuration (the run_loop_tick call), your stored compositions, your skills as SKILL.md, and the MCP client configuration for this registry. A demo token opens its demo\'s part (locked lists the rest); a founding seat\'s token opens everything. An invalid or revoked token is a 401.',
+    'With your product access_token: the install bundle for what the token opens: the kernel text (the token holder\'s latest kernel for the listing), the loop configuration (the run_loop_tick call), your stored compositions, your skills as SKILL.md, and the MCP client configuration for this registry. A demo token opens its demo\'s part (locked lists the rest); a founding seat\'s token opens everything. An invalid or revoked token is a 401.',
   input: z.object({ access_token: tokenFields.access_token, listing_id: listingField }),
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), scope: z.enum(['demo', 'full']), opens: z.array(z.string()), locked: z.array(z.string()), products: z.looseObject({}), mcp_config: z.looseObject({}), next_step: nextStepOutput }),
   handler: async (ctx: Ctx, input) => {
     const o = await openToken(ctx, input);
+    const owned = o.grant.holder === ownerHolder(o.listing.id);
     const products: Record<string, unknown> = {};
     for (const a of o.opens) products[a] = await artifact(ctx, o, a);
     const locked = ARTIFACTS.filter((a) => !o.opens.includes(a));
@@ -170,20 +174,18 @@ export const installProduct = defineOperation({
       opens: o.opens,
       locked,
       products,
-      mcp_config: mcpConfig(ctx),
+      mcp_config: mcpConfig(ctx, owned),
       install: [
-        'Put the mcp_config entry in your MCP client and ROLLCALL_ACCESS_TOKEN in its environment.',
+        owned ? 'Put the mcp_config entry in your MCP client and ROLLCALL_OWNER_TOKEN in its environment.' : 'Put the mcp_config entry in your MCP client.',
         ...(o.opens.includes('kernel') ? ['Use products.kernel.system_prompt_short as your system prompt.'] : []),
         ...(o.opens.includes('skills') ? ['Save products.skills.skill_md as SKILL.md in your skills folder.'] : []),
         ...(o.opens.includes('loop') ? ['After a batch of runs, call run_loop_tick as products.loop.request shows.'] : []),
         ...(o.opens.includes('mesh') ? ['Make the calls of products.mesh.compositions[].steps to compose with your partners.'] : []),
         ...(locked.length ? [`Locked until a founding seat widens this token: ${locked.join(', ')}.`] : []),
       ],
-      next_step: nextStep(
-        'run_loop_tick',
-        o.given !== undefined ? { access_token: o.given } : { listing_id: o.listing.id },
-        'Improve your kernel from the evidence about your listing: one loop tick (without a stored kernel it says how to make one).',
-      ),
+      next_step: owned
+        ? nextStep('run_loop_tick', { listing_id: o.listing.id }, 'Improve your listing\'s kernel from the evidence about it: one loop tick (without a stored kernel it says how to make one).', ['owner_token'])
+        : nextStep('run_loop_tick', {}, 'Improve your kernel from the evidence: one loop tick, as the same caller that took the demo (without a stored kernel it says how to make one).'),
     };
   },
 });
@@ -193,7 +195,7 @@ export const exportSkills = defineOperation({
   title: 'Export skills',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'With your access_token (or Authorization: Bearer; same as GET /api/products/export?token=&format=): your listing\'s skills for paste into a runtime, as SKILL.md text (format skills, the default) or JSON (format json): its skills or tools quoted as data, its system prompt, the loop call and its compositions. Needs the full product (a founding seat\'s token).',
+    'With your product access_token (same as GET /api/products/export?token=&format=): the listing\'s skills for paste into a runtime, as SKILL.md text (format skills, the default) or JSON (format json): its skills or tools quoted as data, its system prompt, the loop call and its compositions. Needs the full product (a founding seat\'s token).',
   input: z.object({
     ...tokenFields,
     format: z.enum(['skills', 'json']).optional().describe('skills (SKILL.md text, default) or json.'),
@@ -203,7 +205,7 @@ export const exportSkills = defineOperation({
   handler: async (ctx: Ctx, input) => {
     const o = await openToken(ctx, input);
     if (!o.opens.includes('skills')) throw scopeInsufficient('skills', o.grant.scope, o.listing.kind, input.token !== undefined ? 'token' : 'access_token');
-    const src = await skillsSource(ctx, ctx.db.kysely, o.listing);
+    const src = await skillsSource(ctx, ctx.db.kysely, o.listing, o.grant.holder);
     const format = input.format ?? 'skills';
     return format === 'skills'
       ? { ok: true as const, listing_id: o.listing.id, format, filename: 'SKILL.md', skill_md: skillMarkdown(src) }

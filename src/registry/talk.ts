@@ -1,15 +1,19 @@
-// The talk check-in (SPEC.md 3.2, DESIGN.md "Talk"): records presence, then answers with the
-// listing's inbox (today's notices computed from its real state, plus the messages other domains
-// posted to it, newest first) and next_actions, each a valid tool call derived from both. Messages
-// shown by a check-in are marked read.
+// Talk (SPEC.md 3.2, DESIGN.md "Talk"). `GET /api/talk` reads: a listing's public presence and
+// status notices, and, for its owner (the owner token as Bearer), its inbox; it writes nothing. The
+// check-in, `POST /api/talk` with the owner token, records presence (a dormant listing with a good
+// recent probe comes back), answers the inbox (today's notices computed from the listing's real
+// state, plus the messages other domains posted to it, newest first) and next_actions, each a
+// valid tool call derived from both, and marks the messages it showed read.
 import { z } from 'zod';
-import { defineOperation } from '../platform/operation.ts';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { notFound } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { updateListing, type ListingRow } from '../listings/store.ts';
+import { requireListing } from '../listings/operations.ts';
 import { recordCheckIn } from '../talk/store.ts';
 import { graceDaysLeft, PRESENCE_WINDOW_DAYS } from '../talk/presence.ts';
+import { presenceOf } from '../talk/view.ts';
 import { freshlyLive, loadProbeState } from '../probe/store.ts';
 import { requestReprobe } from '../probe/scheduler.ts';
 import type { ProbeCtx } from '../probe/runtime.ts';
@@ -18,6 +22,7 @@ import { appendFeedEvent } from '../feed/store.ts';
 import { countUnread, INBOX_MAX_LIMIT, markRead, readInbox, type InboxMessage } from '../inbox/store.ts';
 import { messageAction } from '../inbox/actions.ts';
 import type { InboxAction } from '../inbox/kinds.ts';
+import { actsFor, requireOwner } from '../owners/caller.ts';
 import { listingView, viewContext, type ListingView } from './listing-view.ts';
 
 const INBOX_DEFAULT_LIMIT = 20;
@@ -32,11 +37,11 @@ interface Notice {
 }
 
 /** Today's notices, computed from the listing's real state: nothing is stored that could go stale. */
-function noticesFor(view: ListingView, row: ListingRow, now: Date, graceDays: number): Notice[] {
+function noticesFor(view: ListingView, row: ListingRow, claimedAt: string | null, now: Date, graceDays: number): Notice[] {
   const at = iso(now);
   const look = { tool: 'check_status', args: { id: row.id }, why: 'Full status and the probe\'s result.' };
   const items: Notice[] = [];
-  if (view.lane === 'queued' || view.lane === 'probing') items.push({ type: 'probe_pending', source: 'status', at, text: 'Your listing is waiting for its probe; status shows the result.', action: look });
+  if (view.lane === 'queued' || view.lane === 'probing') items.push({ type: 'probe_pending', source: 'status', at, text: 'The listing is waiting for its probe; status shows the result.', action: look });
   if (view.lane === 'failed') {
     items.push({
       type: 'probe_failed',
@@ -46,13 +51,22 @@ function noticesFor(view: ListingView, row: ListingRow, now: Date, graceDays: nu
       action: { tool: 'list_yourself', args: { url: row.url }, why: 'Republish after the fix: the listing is probed again.' },
     });
   }
-  if (view.lane === 'dormant') items.push({ type: 'dormant', source: 'status', at, text: 'Your listing is dormant: a successful probe plus a check-in makes it Live again.', action: look });
-  const left = graceDaysLeft(row.live_since, now, graceDays);
+  if (view.lane === 'dormant') items.push({ type: 'dormant', source: 'status', at, text: 'The listing is dormant: a successful probe plus its owner\'s check-in makes it Live again.', action: look });
+  if (claimedAt === null) {
+    items.push({
+      type: 'unclaimed',
+      source: 'status',
+      at,
+      text: 'Unclaimed: its probes are its presence. Its owner can claim it to check in, read its inbox, edit it and take its founding seat.',
+      action: { tool: 'claim_listing', args: { listing_id: row.id }, why: 'Prove you control the listing.' },
+    });
+  }
+  const left = graceDaysLeft(row.live_since, claimedAt, now, graceDays);
   if (left !== null) items.push({ type: 'grace', source: 'status', at, text: `${left} day(s) of onboarding grace left; after it, check in at least every ${PRESENCE_WINDOW_DAYS} days to stay Live.` });
   return items;
 }
 
-const messageItem = (m: InboxMessage, now: string) => ({
+const messageItem = (m: InboxMessage, now: string, marking: boolean) => ({
   type: m.kind,
   source: 'message' as const,
   id: m.id,
@@ -60,9 +74,9 @@ const messageItem = (m: InboxMessage, now: string) => ({
   text: m.text,
   data: m.data,
   at: m.created_at,
-  /** Unread until this check-in showed it. */
+  /** Unread until a check-in showed it. */
   new: m.read_at === null,
-  read_at: m.read_at ?? now,
+  read_at: m.read_at ?? (marking ? now : null),
 });
 
 /** Each distinct suggested call once, notices first, then messages newest first; never empty. */
@@ -78,7 +92,7 @@ function nextActions(listingId: string, notices: Notice[], messages: InboxMessag
   }).slice(0, MAX_NEXT_ACTIONS);
 }
 
-function channelInfo(ctx: ProbeCtx) {
+function channelInfo(ctx: Ctx) {
   const base = ctx.config.publicBaseUrl;
   return {
     ok: true as const,
@@ -86,9 +100,13 @@ function channelInfo(ctx: ProbeCtx) {
     presence_window_days: PRESENCE_WINDOW_DAYS,
     grace_days: ctx.config.talkGraceDays,
     inbox: [],
-    next_actions: [{ tool: 'search_active', args: {}, why: 'See who is Live; list yourself, then check in here with your listing_id.' }],
+    next_actions: [{ tool: 'search_active', args: {}, why: 'See who is Live; list yourself, claim your listing, then check in here.' }],
     how: [
-      { do: `GET ${base}/api/talk?listing_id=<listing_id>`, why: `Check in at least every ${PRESENCE_WINDOW_DAYS} days so your Live listing stays present; the answer is your inbox.` },
+      {
+        do: `POST ${base}/api/talk {"listing_id": "<listing_id>"} with Authorization: Bearer <owner token>`,
+        why: `The check-in of a claimed listing: at least every ${PRESENCE_WINDOW_DAYS} days so it stays present; the answer is its inbox.`,
+      },
+      { do: `GET ${base}/api/talk?listing_id=<listing_id>`, why: 'A listing\'s presence and status (with its owner token: its inbox too, left unread).' },
       { do: `GET ${base}/api/talk?feed=1`, why: 'Read the public activity feed.' },
     ],
   };
@@ -96,31 +114,87 @@ function channelInfo(ctx: ProbeCtx) {
 
 const flag = z.enum(['0', '1', 'true', 'false']).optional();
 const isOn = (v: string | undefined) => v === '1' || v === 'true';
+const limitField = z.coerce
+  .number()
+  .int()
+  .min(1, `must be 1-${INBOX_MAX_LIMIT}`)
+  .max(INBOX_MAX_LIMIT, `must be 1-${INBOX_MAX_LIMIT}`)
+  .optional()
+  .describe(`Messages to show, 1-${INBOX_MAX_LIMIT} (default ${INBOX_DEFAULT_LIMIT}).`);
+
+/** The part of a talk answer about one listing: presence, notices, and the inbox its owner may read. */
+async function listingTalk(ctx: Ctx, row: ListingRow, inbox: InboxMessage[] | undefined, now: Date, marking: boolean) {
+  const presence = (await presenceOf(ctx.db.kysely, [row.id])).get(row.id);
+  const claimedAt = presence?.claimed_at ?? null;
+  const view = await listingView(ctx.db.kysely, row, viewContext(ctx));
+  const notices = noticesFor(view, row, claimedAt, now, ctx.config.talkGraceDays);
+  const at = iso(now);
+  return {
+    listing_id: row.id,
+    claimed: view.claimed,
+    talk: view.talk,
+    grace_days_left: graceDaysLeft(row.live_since, claimedAt, now, ctx.config.talkGraceDays),
+    inbox: [...notices.map(({ action: _a, ...n }) => n), ...(inbox ?? []).map((m) => messageItem(m, at, marking))],
+    next_actions: nextActions(row.id, notices, inbox ?? []),
+    next: view.next,
+  };
+}
+
+export const talkPresence = defineOperation({
+  name: 'talk_presence',
+  tool: false,
+  title: 'Talk presence',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  description:
+    'Reads the talk channel and writes nothing: with listing_id, the listing\'s presence and status notices, and, for its owner (owner token as Authorization: Bearer), its inbox (messages addressed to it, newest first; nothing is marked read); without it, how the channel works. feed=1 adds the public feed. The check-in is POST /api/talk.',
+  input: z.object({
+    listing_id: z.string().min(1).max(64).optional().describe('The listing to look at.'),
+    feed: flag.describe('1: return the public activity feed.'),
+    unread_only: flag.describe('1: only messages no check-in has shown yet (owner only).'),
+    limit: limitField,
+  }),
+  handler: async (ctx: Ctx, input) => {
+    const feed = isOn(input.feed) ? { feed: (await readPublicFeed(ctx.db.kysely)).items } : {};
+    if (input.listing_id === undefined) return { ...channelInfo(ctx), ...feed };
+    const row = await requireListing(ctx, input.listing_id);
+    const owner = await actsFor(ctx, row.id);
+    const inbox = owner ? await readInbox(ctx.db.kysely, row.id, { unreadOnly: isOn(input.unread_only), limit: input.limit ?? INBOX_DEFAULT_LIMIT }) : undefined;
+    return {
+      ok: true as const,
+      ...(await listingTalk(ctx, row, inbox, ctx.clock.now(), false)),
+      ...(owner
+        ? { unread: await countUnread(ctx.db.kysely, row.id), inbox_note: 'Read only: check in (POST /api/talk) to record presence and mark these read.' }
+        : { inbox_note: 'The inbox is shown to the listing\'s owner only (its owner token as Authorization: Bearer).' }),
+      check_in: { rest: `POST ${ctx.config.publicBaseUrl}/api/talk`, body: { listing_id: row.id }, needs: ['owner_token'], within_days: PRESENCE_WINDOW_DAYS },
+      ...feed,
+    };
+  },
+});
 
 export const talkCheckIn = defineOperation({
   name: 'talk_check_in',
   tool: false,
+  ownerOnly: true,
   title: 'Talk check-in',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'Records a listing\'s presence on the talk channel and returns its inbox (status notices and the messages addressed to it: collab invitations, endorsements, co-signs, connector notes, newest first) and next_actions (tool calls). Messages shown are marked read. feed=1 adds the public feed.',
+    'The owner\'s check-in (owner token as Authorization: Bearer): records the listing\'s presence on the talk channel and returns its inbox (status notices and the messages addressed to it: collab invitations, endorsements, co-signs, connector notes, newest first) and next_actions (tool calls). Messages shown are marked read.',
   input: z.object({
-    listing_id: z.string().min(1).max(64).optional().describe('Your listing; the call records your presence.'),
-    feed: flag.describe('1: return the public activity feed.'),
+    listing_id: z.string().min(1).max(64).describe('Your listing (its owner token is the Bearer).'),
     unread_only: flag.describe('1: only messages not shown by an earlier check-in.'),
-    limit: z.coerce.number().int().min(1, `must be 1-${INBOX_MAX_LIMIT}`).max(INBOX_MAX_LIMIT, `must be 1-${INBOX_MAX_LIMIT}`).optional().describe(`Messages to show, 1-${INBOX_MAX_LIMIT} (default ${INBOX_DEFAULT_LIMIT}).`),
+    limit: limitField,
   }),
   handler: async (ctx: ProbeCtx, input) => {
-    const feed = isOn(input.feed) ? { feed: (await readPublicFeed(ctx.db.kysely)).items } : {};
-    if (input.listing_id === undefined) return { ...channelInfo(ctx), ...feed };
+    await requireListing(ctx, input.listing_id);
+    await requireOwner(ctx, input.listing_id, 'a talk check-in');
     const clockNow = ctx.clock.now();
     const now = iso(clockNow);
     const { row, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
-      const updated = await recordCheckIn(trx, input.listing_id!, now);
+      const updated = await recordCheckIn(trx, input.listing_id, now);
       // A dormant listing comes back on a successful probe plus a check-in: a good probe from the
       // last REPUBLISH_MIN_INTERVAL_S counts as that probe; otherwise probe it now (at most once
       // per that interval, however often it checks in).
-      if (updated?.lane !== 'dormant') return { row: updated, reprobe: undefined };
+      if (updated?.lane !== 'dormant' || updated.unlisted_at !== null) return { row: updated, reprobe: undefined };
       const state = await loadProbeState(trx, updated.id);
       if (freshlyLive(state, clockNow, ctx.config.republishMinIntervalS)) {
         await appendFeedEvent(trx, 'listing.live', updated.id, now, { score: state?.score });
@@ -130,8 +204,6 @@ export const talkCheckIn = defineOperation({
     });
     if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
     if (reprobe?.queued) ctx.probe.scheduler.wake(row.id);
-    const view = await listingView(ctx.db.kysely, row, viewContext(ctx));
-    const notices = noticesFor(view, row, clockNow, ctx.config.talkGraceDays);
     // Shown, then marked read in one transaction: a message is new to exactly one check-in.
     const { messages, unreadBefore, marked } = await inTransaction(ctx.db.kysely, async (trx) => {
       const unreadBefore = await countUnread(trx, row.id);
@@ -141,19 +213,13 @@ export const talkCheckIn = defineOperation({
     });
     return {
       ok: true as const,
-      listing_id: row.id,
+      ...(await listingTalk(ctx, row, messages, clockNow, true)),
       checked_in_at: now,
-      talk: view.talk,
-      grace_days_left: graceDaysLeft(row.live_since, clockNow, ctx.config.talkGraceDays),
-      inbox: [...notices.map(({ action: _a, ...n }) => n), ...messages.map((m) => messageItem(m, now))],
       unread_before: unreadBefore,
       marked_read: marked,
       unread_left: unreadBefore - marked,
       inbox_note: 'Messages shown here are now marked read (new: true marks the ones this check-in showed first); unread_only=1 shows only new ones.',
-      next_actions: nextActions(row.id, notices, messages),
-      next: view.next,
-      check_in: { rest: `GET ${ctx.config.publicBaseUrl}/api/talk?listing_id=${encodeURIComponent(row.id)}`, within_days: PRESENCE_WINDOW_DAYS },
-      ...feed,
+      check_in: { rest: `POST ${ctx.config.publicBaseUrl}/api/talk`, body: { listing_id: row.id }, needs: ['owner_token'], within_days: PRESENCE_WINDOW_DAYS },
     };
   },
 });

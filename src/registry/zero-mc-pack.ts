@@ -21,13 +21,13 @@ export const zeroMcPack = defineOperation({
   title: 'The zero-marginal-cost pack',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Everything you can install or use at no cost right now: the always-free tools (network_sense, collab_talk) and your free units left today on every metered event, the refills you can still earn today and with which tool, free demo artifacts of the top Live agents and MCP servers (take_demo), the exportable skills path, and the discovery documents. Name yourself as for a metered call (Bearer token or access_token, listing_id, or agent_name).',
+    'Everything you can install or use at no cost right now: the always-free tools (network_sense, collab_talk) and your free units left today on every metered event, the refills you can still earn today and with which tool, free demo artifacts of the top Live agents and MCP servers (take_demo), the exportable skills path, and the discovery documents. Name yourself as for a metered call (the owner token of your listing as Authorization: Bearer, or agent_name).',
   input: z.strictObject(callerArgs),
   output: z.looseObject({ ok: z.literal(true), always_free: z.array(z.looseObject({ event_id: z.string(), remaining_today: z.number() })), free_units_today: z.number(), demos: z.array(z.looseObject({ listing_id: z.string() })), links: z.record(z.string(), z.string()) }),
   handler: async (ctx: Ctx, input) => {
     const ex = ctx.db.kysely;
     const base = ctx.config.publicBaseUrl;
-    const subject = await resolveSubject(ex, ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
+    const subject = await resolveSubject(ex, ctx, { listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
     const day = await callerDay(ex, subject, ctx.clock.now());
     const allowances = EVENTS.map((e) => ({ event_id: e.event_id, product: e.product, always_free: e.always_free, remaining_today: usageOf(day, e.event_id).remaining }));
     const demos = [];

@@ -1,11 +1,14 @@
-// Talk presence (SPEC.md 3.2, DESIGN.md "Talk"): grace starts when a listing first goes Live and
-// lasts TALK_GRACE_DAYS; after it, `present` needs a check-in within the last 7 days.
+// Talk presence (SPEC.md 3.2, DESIGN.md "Talk"): the weekly check-in is for claimed listings (only
+// an owner can check in). Grace starts when a claimed listing first goes Live, or when it is
+// claimed if that is later, and lasts TALK_GRACE_DAYS; after it, `present` needs a check-in within
+// the last 7 days. An unclaimed listing's presence is its probes: it never needs a check-in.
 import { DAY_MS } from '../platform/clock.ts';
 
 export const PRESENCE_WINDOW_DAYS = 7;
 
 export interface TalkState {
-  required: true;
+  /** false for an unclaimed listing: nobody can check in for it, so its probes are its presence. */
+  required: boolean;
   active: boolean;
   mode: 'grace' | 'present';
   reason: string;
@@ -13,25 +16,44 @@ export interface TalkState {
   grace_days_left?: number;
 }
 
+export interface PresenceFacts {
+  live_since: string | null;
+  talk_last_at: string | null;
+  /** When its current owner claimed it; null for an unclaimed listing. */
+  claimed_at: string | null;
+}
+
+/** When the grace starts: the later of going Live and being claimed (null: not yet both). */
+export function graceStart(liveSince: string | null, claimedAt: string | null): string | null {
+  if (!liveSince || !claimedAt) return null;
+  return liveSince > claimedAt ? liveSince : claimedAt;
+}
+
 /** Days of onboarding grace left (rounded up), or null when grace has not started or is over. */
-export function graceDaysLeft(liveSince: string | null, now: Date, graceDays: number): number | null {
-  if (!liveSince) return null;
-  const ends = new Date(liveSince).getTime() + graceDays * DAY_MS;
+export function graceDaysLeft(liveSince: string | null, claimedAt: string | null, now: Date, graceDays: number): number | null {
+  const start = graceStart(liveSince, claimedAt);
+  if (!start) return null;
+  const ends = new Date(start).getTime() + graceDays * DAY_MS;
   return now.getTime() < ends ? Math.ceil((ends - now.getTime()) / DAY_MS) : null;
 }
 
-export function talkState(
-  listing: { live_since: string | null; talk_last_at: string | null },
-  now: Date,
-  graceDays: number,
-): TalkState {
+const UNCLAIMED: TalkState = {
+  required: false,
+  active: true,
+  mode: 'present',
+  reason: 'unclaimed: its probes are its presence; once its owner claims it, a check-in at least weekly keeps it Live',
+};
+
+export function talkState(listing: PresenceFacts, now: Date, graceDays: number): TalkState {
+  if (listing.claimed_at === null) return UNCLAIMED;
   const t = now.getTime();
   const last = listing.talk_last_at ? new Date(listing.talk_last_at).getTime() : null;
   const recent = last !== null && t - last <= PRESENCE_WINDOW_DAYS * DAY_MS;
   if (recent) {
     return { required: true, active: true, mode: 'present', reason: `checked in within the last ${PRESENCE_WINDOW_DAYS} days`, last_at: listing.talk_last_at! };
   }
-  if (!listing.live_since) {
+  const start = graceStart(listing.live_since, listing.claimed_at);
+  if (!start) {
     return {
       required: true,
       active: true,
@@ -40,7 +62,7 @@ export function talkState(
       grace_days_left: graceDays,
     };
   }
-  const graceEnds = new Date(listing.live_since).getTime() + graceDays * DAY_MS;
+  const graceEnds = new Date(start).getTime() + graceDays * DAY_MS;
   if (t < graceEnds) {
     const left = Math.ceil((graceEnds - t) / DAY_MS);
     return { required: true, active: true, mode: 'grace', reason: `onboarding grace: check in within ${left} day(s)`, grace_days_left: left };

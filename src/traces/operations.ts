@@ -4,17 +4,19 @@
 // when honest (real.ts; a Live partner; a value tool used that day).
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
-import { AppError, badRequest, conflict } from '../platform/errors.ts';
+import { badRequest, conflict } from '../platform/errors.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { requireListing } from '../listings/operations.ts';
-import { findListingsByIds, type ListingRow } from '../listings/store.ts';
+import { findListingById, findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { capabilityNames } from '../listings/capabilities.ts';
 import { postToInbox } from '../inbox/store.ts';
-import { resolveSubject, type Subject } from '../metering/caller.ts';
+import { listingSubject, resolveSubject, type Subject } from '../metering/caller.ts';
+import { requireOwner } from '../owners/caller.ts';
+import { takeRankMove, type Standing } from './standing.ts';
 import { grantFor, type RefillResult } from '../metering/grants.ts';
 import { refill as refillOf, type RefillAction } from '../metering/refills.ts';
 import { grantsOfDay, usedAnyOf } from '../metering/store.ts';
@@ -46,8 +48,7 @@ const capabilityField = z.string().min(1, 'must not be empty').max(200);
 const channelField = z.enum(CHANNELS);
 const limitField = z.coerce.number().int().min(1, `must be 1-${MAX_LIMIT}`).max(MAX_LIMIT, `must be 1-${MAX_LIMIT}`).optional().describe(`How many entries, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`);
 const identityArgs = {
-  access_token: meteredArgs.access_token,
-  agent_name: z.string().max(MAX_NAME).optional().describe('Who you are, as you name yourself to the value tools: your traces, bounds and refills are kept under it (or under your access token\'s listing).'),
+  agent_name: z.string().max(MAX_NAME).optional().describe('Who you are, as you name yourself to the value tools: a label for your traces inside your own allowance (your listing\'s, with its owner token as Authorization: Bearer).'),
 };
 
 const subjectArgs = {
@@ -95,7 +96,7 @@ function traceBody(raw: string, field = 'body'): string {
 
 /** A refill not granted, with the day's grants so far (same shape as metering's grantFor). */
 async function notGranted(ex: Executor, subject: Subject, action: RefillAction, now: Date, reason: string): Promise<RefillResult> {
-  const grants = (await grantsOfDay(ex, subject.key, utcDay(now))).get(action) ?? 0;
+  const grants = (await grantsOfDay(ex, subject.allowance, utcDay(now))).get(action) ?? 0;
   return { action, granted: false, events: [], grants_today: grants, max_per_day: refillOf(action).max_per_day, reason };
 }
 
@@ -131,22 +132,26 @@ export const leaveTrace = defineOperation({
     const subject = await namedSubject(ctx, input);
     if (!subject) throw badRequest('invalid_input', 'name the subject: listing_id, listing_id + partner_listing_id, or capability', 'listing_id');
     const body = traceBody(input.body);
-    const caller = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, agent_name: input.agent_name });
+    const caller = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
     if (input.kind === 'attraction' && subject.kind === 'listing' && caller.listing_id === subject.listing_id) throw selfAttraction();
     const now = ctx.clock.now();
     const key = subjectKey(subject);
     const intensity = input.intensity ?? DEFAULT_INTENSITY;
     const thin = thinReason(body);
-    const { limits, refill } = await inTransaction(ctx.db.kysely, async (trx) => {
+    const target = subject.kind === 'listing' ? await findListingById(ctx.db.kysely, subject.listing_id) : undefined;
+    const standing = target ? await standingOf(ctx.db.kysely, caller) : undefined;
+    const { limits, refill, move } = await inTransaction(ctx.db.kysely, async (trx) => {
       const limits = await takeDepositSlot(trx, caller.key, input.kind, now, key);
-      await deposit(trx, { channel: input.kind, subject: key, intensity, body, depositor: caller.key, at: now });
+      // A mark on a listing moves its field (and so its rank) only by the rank rules (standing.ts).
+      const move = target ? await takeRankMove(trx, standing, target, now, 'trace') : undefined;
+      await deposit(trx, { channel: input.kind, subject: key, intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
       const refill = thin ? await notGranted(trx, caller, 'leave_trace', now, thin) : await grantFor(trx, caller, 'leave_trace', now);
-      return { limits, refill };
+      return { limits, refill, move };
     });
     const field = byStrength(await fieldOf(ctx.db.kysely, [key.key], now), CHANNELS.length).map(traceView);
     return {
       ok: true as const,
-      deposited: { channel: input.kind, subject: subjectArgsOf(subject), intensity, at: iso(now) },
+      deposited: { channel: input.kind, subject: subjectArgsOf(subject), intensity, at: iso(now), moves: move?.moves ?? true, ...(move?.why ? { why: move.why } : {}) },
       field,
       limits,
       refill,
@@ -202,17 +207,17 @@ export const senseTraces = defineOperation({
 
 export const endorse = defineOperation({
   name: 'endorse',
+  ownerOnly: true,
   title: 'Endorse a partner',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'Your listing (listing_id) endorses a Live partner listing (partner_listing_id) you worked with. One endorsement per ordered pair per UTC day counts: it adds attraction to the partner and to the pair, and refills mesh_match and collab_session_step (up to 3 times a day); the partner finds it in its inbox (GET /api/talk). Endorsing a listing that is not Live, or yourself, is refused. A listing that holds an access token endorses only with it.',
+    'Your listing (listing_id, acting with its owner token as Authorization: Bearer rco_...) endorses a Live partner listing (partner_listing_id) you worked with. One endorsement per ordered pair per UTC day is recorded. It moves the partner\'s rank (attraction on it and on the pair), refills mesh_match and collab_session_step (up to 3 times a day) and reaches the partner\'s inbox only from a Live listing of another owner domain, once per endorsing domain, partner and day, and within the partner\'s daily cap; otherwise it is recorded and moves nothing (moves_rank false, with why). Endorsing a listing that is not Live, or yourself, is refused.',
   input: z.object({
-    listing_id: listingIdField.describe('Your listing: the one that endorses.'),
+    listing_id: listingIdField.describe('Your listing: the one that endorses (its owner token is the Bearer).'),
     partner_listing_id: listingIdField.describe('The Live listing you endorse.'),
     body: z.string().max(4000).optional().describe('Why, in a sentence (kept as a note on the partner; shown to others as data).'),
-    access_token: meteredArgs.access_token,
   }),
-  output: z.looseObject({ ok: z.literal(true), counted: z.boolean(), field: z.array(traceViewOutput), refill: refillOutput, next_step: nextStepOutput }),
+  output: z.looseObject({ ok: z.literal(true), counted: z.boolean(), moves_rank: z.boolean(), field: z.array(traceViewOutput), refill: refillOutput, next_step: nextStepOutput }),
   handler: async (ctx, input) => {
     if (input.partner_listing_id === input.listing_id) throw badRequest('self_endorsement', 'a listing cannot endorse itself', 'partner_listing_id');
     const from = await requireListing(ctx, input.listing_id);
@@ -221,21 +226,24 @@ export const endorse = defineOperation({
       throw conflict('partner_not_live', `listing ${partner.id} is not Live (lane ${partner.lane}): only Live listings can be endorsed`, 'partner_listing_id');
     }
     const body = input.body === undefined ? null : traceBody(input.body);
-    const caller = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, listing_id: from.id });
-    if (caller.listing_id !== from.id) throw new AppError(403, 'not_your_listing', `your access token belongs to another listing than ${from.id}`, 'listing_id');
+    const owner = await requireOwner(ctx, from.id, 'endorse');
+    const caller = listingSubject(from.id, owner.owner_domain);
     const now = ctx.clock.now();
     const day = utcDay(now);
     const partnerKey = subjectKey({ kind: 'listing', listing_id: partner.id });
     const pairKey = subjectKey({ kind: 'pair', listing_id: from.id, partner_listing_id: partner.id });
-    const { counted, refill } = await inTransaction(ctx.db.kysely, async (trx) => {
+    const { counted, move, refill } = await inTransaction(ctx.db.kysely, async (trx) => {
       if (!(await recordEndorsement(trx, { from: from.id, to: partner.id, day, depositor: caller.key, at: iso(now) }))) {
-        return { counted: false, refill: await notGranted(trx, caller, 'endorse', now, `${from.id} already endorsed ${partner.id} today: one endorsement per ordered pair per UTC day counts`) };
+        const why = `${from.id} already endorsed ${partner.id} today: one endorsement per ordered pair per UTC day counts`;
+        return { counted: false, move: { moves: false, why }, refill: await notGranted(trx, caller, 'endorse', now, why) };
       }
       if ((await takeCount(trx, caller.key, now, 'endorse', ENDORSEMENTS_PER_DAY)) === undefined) {
         throw limitReached(`${from.id} has endorsed ${ENDORSEMENTS_PER_DAY} listings today`, ENDORSEMENTS_PER_DAY, now, { bound: 'endorsements' });
       }
-      await deposit(trx, { channel: 'attraction', subject: partnerKey, intensity: ENDORSE_INTENSITY, body: body ?? 'endorsed', depositor: caller.key, at: now });
-      await deposit(trx, { channel: 'attraction', subject: pairKey, intensity: ENDORSE_INTENSITY, body: null, depositor: caller.key, at: now });
+      const move = await takeRankMove(trx, { listing_id: from.id, owner_domain: owner.owner_domain, live: from.lane === 'active' }, partner, now, 'endorse');
+      await deposit(trx, { channel: 'attraction', subject: partnerKey, intensity: ENDORSE_INTENSITY, body: body ?? 'endorsed', depositor: caller.key, at: now }, { moves: move.moves });
+      await deposit(trx, { channel: 'attraction', subject: pairKey, intensity: ENDORSE_INTENSITY, body: null, depositor: caller.key, at: now }, { moves: move.moves });
+      if (!move.moves) return { counted: true, move, refill: await notGranted(trx, caller, 'endorse', now, `recorded, but it moves nothing: ${move.why}`) };
       // The partner hears of it at its next check-in; the endorser's note stays on the trace, not in the message.
       await postToInbox(
         trx,
@@ -250,12 +258,14 @@ export const endorse = defineOperation({
         iso(now),
       );
       await appendFeedEvent(trx, 'endorsement.counted', partner.id, iso(now), { from_listing_id: from.id });
-      return { counted: true, refill: await grantFor(trx, caller, 'endorse', now) };
+      return { counted: true, move, refill: await grantFor(trx, caller, 'endorse', now) };
     });
     const field = byStrength(await fieldOf(ctx.db.kysely, [partnerKey.key, pairKey.key], now, 'attraction'), 2).map(traceView);
     return {
       ok: true as const,
       counted,
+      moves_rank: move.moves,
+      ...(move.why ? { why: move.why } : {}),
       listing_id: from.id,
       partner_listing_id: partner.id,
       day,
@@ -265,6 +275,13 @@ export const endorse = defineOperation({
     };
   },
 });
+
+/** The caller as a claimed listing (it acts with its owner token), for the rank rules of its marks. */
+async function standingOf(ex: Executor, caller: Subject): Promise<Standing | undefined> {
+  if (caller.listing_id === undefined || caller.owner_domain === undefined) return undefined;
+  const row = await findListingById(ex, caller.listing_id);
+  return row && { listing_id: row.id, owner_domain: caller.owner_domain, live: row.lane === 'active' };
+}
 
 /** An outcome's deposit: attraction scaled by quality when it went well, danger when it did not. */
 export const outcomeDeposit = (ok: boolean, quality: number): { channel: Channel; intensity: number } => ({
@@ -277,7 +294,7 @@ export const depositOutcome = defineOperation({
   title: 'Deposit an outcome',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Report how using a listing (or a value tool\'s result) went (SPEC.md 2.7): ok, quality 0..1, a sentence of what happened, and from (the tool or composition it followed). A good outcome adds attraction to the listing scaled by quality, a bad one a danger mark; every outcome counts toward network value. Refills improve_kernel, run_loop_tick and collab_session_step (up to 3 times a day) when you used a value tool today, as the same caller (same agent_name or access token).',
+    'Report how using a listing (or a value tool\'s result) went (SPEC.md 2.7): ok, quality 0..1, a sentence of what happened, and from (the tool or composition it followed). A good outcome adds attraction to the listing scaled by quality, a bad one a danger mark; every outcome counts toward network value. Refills improve_kernel, run_loop_tick and collab_session_step (up to 3 times a day) when you used a value tool today, as the same caller (the same address, or the same listing\'s owner token). It moves the listing\'s rank only from a claimed, Live listing of another owner domain (once per domain, listing and day, at most 3 a day per listing); every outcome is recorded.',
   input: z.object({
     listing_id: listingIdField.optional().describe('The listing the outcome is about (leave out when it concerns no listing, such as a kernel you improved).'),
     ok: z.boolean().describe('Whether it worked.'),
@@ -295,21 +312,23 @@ export const depositOutcome = defineOperation({
   handler: async (ctx, input) => {
     const body = traceBody(input.body);
     const listing = input.listing_id === undefined ? undefined : await requireListing(ctx, input.listing_id);
-    const caller = await resolveSubject(ctx.db.kysely, ctx, { access_token: input.access_token, agent_name: input.agent_name });
+    const caller = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
     if (listing && input.ok && caller.listing_id === listing.id) throw selfAttraction();
     const from = input.from === undefined ? null : cleanText(input.from, MAX_NAME) || null;
     const now = ctx.clock.now();
     const effect = outcomeDeposit(input.ok, input.quality);
     const key = listing ? subjectKey({ kind: 'listing', listing_id: listing.id }) : undefined;
-    const { outcome, refill } = await inTransaction(ctx.db.kysely, async (trx) => {
+    const standing = await standingOf(ctx.db.kysely, caller);
+    const { outcome, refill, move } = await inTransaction(ctx.db.kysely, async (trx) => {
       await takeDepositSlot(trx, caller.key, effect.channel, now, key);
-      if (key) await deposit(trx, { channel: effect.channel, subject: key, intensity: effect.intensity, body, depositor: caller.key, at: now });
+      const move = listing ? await takeRankMove(trx, standing, listing, now, 'outcome') : undefined;
+      if (key) await deposit(trx, { channel: effect.channel, subject: key, intensity: effect.intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
       const outcome = await recordOutcome(trx, { listing_id: listing?.id ?? null, ok: input.ok, quality: input.quality, body, from, depositor: caller.key, at: iso(now) });
-      const usedValueTool = await usedAnyOf(trx, caller.key, utcDay(now), VALUE_EVENTS);
+      const usedValueTool = await usedAnyOf(trx, caller.allowance, utcDay(now), VALUE_EVENTS);
       const refill = usedValueTool
         ? await grantFor(trx, caller, 'deposit_outcome', now)
         : await notGranted(trx, caller, 'deposit_outcome', now, `deposit_outcome refills only after you used a value tool today (${VALUE_EVENTS.join(', ')}) as the same caller: ${caller.label}`);
-      return { outcome, refill };
+      return { outcome, refill, move };
     });
     const field = key ? byStrength(await fieldOf(ctx.db.kysely, [key.key], now), CHANNELS.length).map(traceView) : [];
     const next: NextStep = listing
@@ -318,7 +337,7 @@ export const depositOutcome = defineOperation({
     return {
       ok: true as const,
       outcome: { id: outcome.id, listing_id: outcome.listing_id, ok: outcome.ok, quality: outcome.quality, from: outcome.from, at: outcome.at },
-      deposited: key ? { channel: effect.channel, intensity: effect.intensity } : null,
+      deposited: key ? { channel: effect.channel, intensity: effect.intensity, moves_rank: move?.moves ?? false, ...(move?.why ? { why: move.why } : {}) } : null,
       field,
       refill,
       caller: callerView(caller),
@@ -438,7 +457,7 @@ export const networkSense = defineOperation({
     const capability = input.capability === undefined ? undefined : normalizeCapability(cleanText(input.capability, 200));
     if (capability === '') throw badRequest('invalid_input', 'capability must name something', 'capability');
     const limit = input.limit ?? DEFAULT_LIMIT;
-    const claims = { access_token: input.access_token, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const claims = { agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result, meter, subject } = await metered(ctx, claims, 'network_sense', async (trx) => {
       const now = ctx.clock.now();
       const sensed = row ? await senseListing(trx, row, now, limit) : capability !== undefined ? await senseCapability(trx, capability, now, limit) : await senseNetwork(trx, now, limit);

@@ -19,6 +19,11 @@ export interface Deposit {
 
 export interface DepositOptions {
   /**
+   * false: the deposit is recorded (history, notes) but moves nothing: no field value, no rank.
+   * For marks whose depositor has no standing to move them (an anonymous caller on a listing).
+   */
+  moves?: boolean;
+  /**
    * The caller writes the listing in this transaction anyway (a probe's apply): the listing's new
    * trail part is returned for that one write instead of being written here.
    */
@@ -33,10 +38,12 @@ export interface DepositResult {
 export async function deposit(ex: Executor, d: Deposit, options: DepositOptions = {}): Promise<DepositResult> {
   const atMs = d.at.getTime();
   const hl = sql.lit(halfLifeMs(d.channel));
+  const moves = options.moves ?? true;
   await q(ex)
     .insertInto('trace_deposits')
-    .values({ channel: d.channel, subject_key: d.subject.key, intensity: d.intensity, body: d.body, depositor: d.depositor, day: d.at.toISOString().slice(0, 10), at: d.at.toISOString(), at_ms: atMs })
+    .values({ channel: d.channel, subject_key: d.subject.key, intensity: d.intensity, body: d.body, depositor: d.depositor, day: d.at.toISOString().slice(0, 10), at: d.at.toISOString(), at_ms: atMs, moves: moves ? 1 : 0 })
     .execute();
+  if (!moves) return { rankParts: {} };
   // new value = old * 2^(-max(0, at - old_at) / hl) + intensity, kept at the later time.
   const newValue = sql<number>`trace_field.value * power(2.0, -(case when excluded.at_ms > trace_field.at_ms then excluded.at_ms - trace_field.at_ms else 0 end) / ${hl}) + excluded.value`;
   const newAt = sql<number>`case when excluded.at_ms > trace_field.at_ms then excluded.at_ms else trace_field.at_ms end`;
@@ -134,9 +141,9 @@ export async function depositsOfDay(ex: Executor, depositor: string, day: string
   return Number((await sel.executeTakeFirstOrThrow()).n);
 }
 
-/** Raw deposits since a time (rates of gain, history), newest first. */
+/** Raw deposits since a time that moved the field (rates of gain), newest first. */
 export async function depositsSince(ex: Executor, sinceMs: number, limit: number, channel?: Channel): Promise<{ channel: Channel; subject_key: string; intensity: number; depositor: string; at_ms: number }[]> {
-  let sel = q(ex).selectFrom('trace_deposits').select(['channel', 'subject_key', 'intensity', 'depositor', 'at_ms']).where('at_ms', '>=', sinceMs).orderBy('at_ms', 'desc').limit(limit);
+  let sel = q(ex).selectFrom('trace_deposits').select(['channel', 'subject_key', 'intensity', 'depositor', 'at_ms']).where('at_ms', '>=', sinceMs).where('moves', '=', 1).orderBy('at_ms', 'desc').limit(limit);
   if (channel) sel = sel.where('channel', '=', channel);
   return (await sel.execute()).map((r) => ({ channel: r.channel as Channel, subject_key: r.subject_key, intensity: Number(r.intensity), depositor: r.depositor, at_ms: Number(r.at_ms) }));
 }

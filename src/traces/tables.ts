@@ -16,6 +16,7 @@ export interface TraceDepositsTable {
   day: string; // YYYY-MM-DD (UTC), for per-caller daily bounds
   at: string;
   at_ms: number;
+  moves: Generated<number>; // 1: folded into the field; 0: recorded only (an anonymous caller's mark, a deposit past a cap)
 }
 
 export interface TraceFieldTable {

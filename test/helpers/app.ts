@@ -103,3 +103,19 @@ export async function getJson(app: App, url: string, headers: Record<string, str
   const res = await app.http.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
+
+let rpcId = 0;
+/** A tools/call through the MCP door (JSON-RPC over inject) from a client address of its own (another caller); a successful call's structuredContent. */
+export async function toolFrom(app: App, address: string, name: string, args: Record<string, unknown>): Promise<any> {
+  const res = await app.http.inject({
+    method: 'POST',
+    url: '/api/mcp',
+    remoteAddress: address,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name, arguments: args } },
+  });
+  if (res.statusCode !== 200) throw new Error(`${name} from ${address}: HTTP ${res.statusCode} ${res.body}`);
+  const result = res.json().result;
+  if (result.isError === true) throw new Error(`${name} from ${address} failed: ${JSON.stringify(result.structuredContent)}`);
+  return result.structuredContent;
+}

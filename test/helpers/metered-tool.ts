@@ -27,7 +27,7 @@ export const testPaidMatch = defineOperation({
     capability: z.string().min(1).max(100).default('search'),
   }),
   async handler(ctx, input) {
-    const run = await metered(ctx, { access_token: input.access_token, listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof }, 'mesh_match', async (trx, subject) => {
+    const run = await metered(ctx, { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof }, 'mesh_match', async (trx, subject) => {
       workHooks.onWork();
       await deposit(trx, { channel: 'demand', subject: subjectKey({ kind: 'capability', capability: input.capability }), intensity: 1, body: null, depositor: subject.key, at: ctx.clock.now() });
       return { capability: input.capability };

@@ -17,6 +17,7 @@ import type { KernelTables } from '../../src/kernel/tables.ts';
 import type { ListingTables } from '../../src/listings/tables.ts';
 import type { MeshTables } from '../../src/mesh/tables.ts';
 import type { MeteringTables } from '../../src/metering/tables.ts';
+import type { OwnerTables } from '../../src/owners/tables.ts';
 import type { ProbeTables } from '../../src/probe/tables.ts';
 import type { SearchTables } from '../../src/search/tables.ts';
 import type { TalkTables } from '../../src/talk/tables.ts';
@@ -25,6 +26,6 @@ import type { EconomicsTables } from '../../src/economics/tables.ts';
 import type { UsageTables } from '../../src/platform/usage/tables.ts';
 import type { Db } from '../../src/platform/db/dialect.ts';
 
-export type AllTables = { changes: ChangesTable } & JobTables & A2aTables & AccessTables & CatalogTables & CollabTables & ConnectorTables & FeedTables & FeedbackTables & FunnelTables & IdentityTables & InboxTables & KernelTables & ListingTables & MeshTables & MeteringTables & ProbeTables & SearchTables & TalkTables & TraceTables & EconomicsTables & UsageTables;
+export type AllTables = { changes: ChangesTable } & JobTables & A2aTables & AccessTables & CatalogTables & CollabTables & ConnectorTables & FeedTables & FeedbackTables & FunnelTables & IdentityTables & InboxTables & KernelTables & ListingTables & MeshTables & MeteringTables & OwnerTables & ProbeTables & SearchTables & TalkTables & TraceTables & EconomicsTables & UsageTables;
 
 export const allTables = (db: Db) => db.kysely as unknown as Kysely<AllTables>;

@@ -20,10 +20,11 @@ export interface Tools {
   close(): Promise<void>;
 }
 
-export async function connect(app: TestApp): Promise<Tools> {
-  const base = await app.listen();
+/** `headers`: sent with every request (an owner token: `Authorization: Bearer rco_...`). `base`: an app already listening. */
+export async function connect(app: TestApp, options: { headers?: Record<string, string>; base?: string } = {}): Promise<Tools> {
+  const base = options.base ?? (await app.listen());
   const client = new Client({ name: 'rollcall-value-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), options.headers ? { requestInit: { headers: options.headers } } : undefined));
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = await client.callTool({ name, arguments: args });
     return { isError: r.isError === true, sc: r.structuredContent as any };

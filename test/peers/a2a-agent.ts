@@ -18,6 +18,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { serveClaimFile, type ClaimSpots } from './claim-spots.ts';
 
 class ReplyExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -55,11 +56,21 @@ export interface AgentPeer {
   close(): Promise<void>;
 }
 
-export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Promise<AgentPeer> {
+export interface AgentOptions {
+  shape?: '1.0' | '0.3';
+  /** The loopback address to listen on (127.0.0.x: a host of its own). */
+  host?: string;
+  /** Where it shows a proof of control (claim-spots.ts). */
+  claims?: ClaimSpots;
+}
+
+export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPeer> {
   const shape = options.shape ?? '1.0';
+  const host = options.host ?? '127.0.0.1';
+  const claims = options.claims;
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
   const endpoint = `${baseUrl}/a2a/jsonrpc`;
   const card: AgentCard = {
     name: 'Polyglot Translator',
@@ -92,11 +103,13 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
     defaultOutputModes: ['text/plain'],
     skills: [SKILL],
   };
+  // A card carrying a proof of control: an extension entry whose params hold it.
+  const extensions = () => (claims?.card !== undefined ? [{ uri: 'https://rollcall.example/claim', description: 'Rollcall proof of control', required: false, params: { rollcall_claim: claims.card } }] : []);
   const cardAt = (path: string) => {
     const prefix = path.slice(0, -'/agent-card.json'.length).replace(/^\/\.well-known$/, '');
     const url = `${baseUrl}${prefix}/a2a/jsonrpc`;
-    if (shape === '0.3') return { ...cardV03, url };
-    return { ...card, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url })) };
+    if (shape === '0.3') return { ...cardV03, url, capabilities: { ...cardV03.capabilities, extensions: extensions() } };
+    return { ...card, capabilities: { ...card.capabilities, extensions: extensions() }, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url })) };
   };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ReplyExecutor());
   const v1 = new JsonRpcTransportHandler(handler);
@@ -112,6 +125,7 @@ export async function startA2aAgent(options: { shape?: '1.0' | '0.3' } = {}): Pr
     const path = new URL(req.url ?? '/', baseUrl).pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (!healthy) return send(503, { error: 'down for maintenance' });
+    if (claims && serveClaimFile(claims, req, res)) return;
     // Any /<prefix>/agent-card.json path serves a card whose endpoint is /<prefix>/a2a/jsonrpc, so one
     // peer stands behind many distinct agents (the well-known card's endpoint is /a2a/jsonrpc).
     if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, cardAt(path));

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { serveClaimFile, type ClaimSpots } from './claim-spots.ts';
 
 export interface Peer {
   url: string;
@@ -61,8 +62,53 @@ export async function startEverything(): Promise<Peer> {
   }
 }
 
+/**
+ * Rewrites the answer the SDK writes to `res`: each JSON-RPC result (a JSON body, or the data of
+ * an event stream) gets `_meta["io.rollcall/claim"]` (the proof a server publishes for a claim).
+ */
+function withClaimMeta(res: http.ServerResponse, proof: string): void {
+  const chunks: Buffer[] = [];
+  let head: Parameters<http.ServerResponse['writeHead']> | undefined;
+  const writeHead = res.writeHead.bind(res);
+  const end = res.end.bind(res);
+  res.writeHead = ((...args: Parameters<http.ServerResponse['writeHead']>) => {
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  res.write = ((chunk: string | Buffer) => {
+    chunks.push(Buffer.from(chunk));
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: string | Buffer) => {
+    if (chunk) chunks.push(Buffer.from(chunk));
+    const add = (json: string) => {
+      const msg = JSON.parse(json);
+      if (msg?.result) msg.result._meta = { ...(msg.result._meta ?? {}), 'io.rollcall/claim': proof };
+      return JSON.stringify(msg);
+    };
+    const text = Buffer.concat(chunks).toString();
+    const body = text.trimStart().startsWith('{') ? add(text) : text.replace(/^data: (.*)$/gm, (_l, json: string) => `data: ${add(json)}`);
+    res.removeHeader('content-length');
+    if (head) {
+      const [status, ...rest] = head;
+      const headers = rest.find((r) => typeof r === 'object') as Record<string, unknown> | undefined;
+      if (headers) for (const k of Object.keys(headers)) if (k.toLowerCase() === 'content-length') delete headers[k];
+      writeHead(status, ...(rest as []));
+    }
+    return end(body);
+  }) as typeof res.end;
+}
+
+export interface ModernMcpOptions {
+  legacy?: 'stateless' | 'reject';
+  /** The loopback address to listen on (127.0.0.x: a host of its own). */
+  host?: string;
+  /** Where it shows a proof of control (claim-spots.ts). */
+  claims?: ClaimSpots;
+}
+
 /** A 2026-07-28 MCP server (v2 SDK) with two documented tools; `legacy: 'reject'` refuses older eras. */
-export async function startModernMcp(options: { legacy?: 'stateless' | 'reject' } = {}): Promise<Peer> {
+export async function startModernMcp(options: ModernMcpOptions = {}): Promise<Peer> {
   const makeServer = () => {
     const server = new McpServer({ name: 'weather-now', version: '2.0.1' });
     server.registerTool(
@@ -82,14 +128,20 @@ export async function startModernMcp(options: { legacy?: 'stateless' | 'reject' 
   };
   const handler = createMcpHandler(makeServer, options.legacy ? { legacy: options.legacy } : {});
   const node = toNodeHandler(handler);
+  const claims = options.claims;
   const server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/mcp')) return void node(req, res);
+    if (claims && serveClaimFile(claims, req, res)) return;
+    if (req.url?.startsWith('/mcp')) {
+      if (claims?.card !== undefined && req.method === 'POST') withClaimMeta(res, claims.card);
+      return void node(req, res);
+    }
     res.statusCode = 404;
     res.end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((r) => server.listen(0, host, r));
   return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp`,
+    url: `http://${host}:${(server.address() as net.AddressInfo).port}/mcp`,
     close: async () => {
       await handler.close();
       server.closeAllConnections();

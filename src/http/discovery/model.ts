@@ -30,7 +30,7 @@ export interface ToolDoc {
 }
 
 export interface RouteDoc {
-  method: 'GET' | 'POST';
+  method: RestRoute['method'];
   path: string;
   url: string;
   summary: string;

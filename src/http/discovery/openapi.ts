@@ -55,6 +55,7 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       operationId: route.operation.name,
       summary: route.summary,
       description: route.operation.description,
+      ...(route.operation.ownerOnly ? { security: [{ ownerToken: [] }] } : {}),
       responses: {
         '200': { description: 'ok: true and the result' },
         // A cached read answers with an ETag (http/rest.ts) and honours If-None-Match.
@@ -63,16 +64,20 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         ...errorResponses,
       },
     };
+    // Fields a path parameter fills are path parameters, not query or body fields.
+    const fromPath = new Map(Object.entries(route.params ?? {}).map(([param, field]) => [field, param]));
+    const pathParameters = [...fromPath].map(([field, param]) => ({ name: param, in: 'path', required: true, description: schema.properties?.[field]?.description, schema: { type: 'string' } }));
+    const own = Object.entries(schema.properties ?? {}).filter(([name]) => !fromPath.has(name));
+    const required = (schema.required ?? []).filter((name) => !fromPath.has(name));
     if (route.from === 'query') {
-      operation.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-        name,
-        in: 'query',
-        required: (schema.required ?? []).includes(name),
-        description: s.description,
-        schema: { ...s, description: undefined },
-      }));
+      operation.parameters = [
+        ...pathParameters,
+        ...own.map(([name, s]) => ({ name, in: 'query', required: required.includes(name), description: s.description, schema: { ...s, description: undefined } })),
+      ];
     } else {
-      operation.requestBody = { required: true, content: { 'application/json': { schema } } };
+      if (pathParameters.length) operation.parameters = pathParameters;
+      const body = fromPath.size ? { ...schema, properties: Object.fromEntries(own), required } : schema;
+      operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
     }
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
@@ -143,6 +148,13 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     paths,
     components: {
       responses: { Error: { description: 'Error', content: { 'application/json': { schema: errorSchema } } } },
+      securitySchemes: {
+        ownerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A listing\'s owner token (rco_...), from verify_claim: it acts for that listing.',
+        },
+      },
     },
   };
 }

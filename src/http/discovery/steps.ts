@@ -19,7 +19,7 @@ export interface Step {
   /** The MCP tools/call to make, when the operation is a tool. */
   tool?: { name: string; arguments: Record<string, unknown> };
   /** The same call over REST, when a route serves it. */
-  rest?: { method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> };
+  rest?: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?: Record<string, unknown> };
   why: string;
 }
 
@@ -33,20 +33,30 @@ const checkStatus: StepSpec = {
   args: { id: '<listing_id>' },
   why: 'Poll until lane is "active": the probe found a real handshake and clean checks, so the listing is Live.',
 };
+const claimListing: StepSpec = {
+  operation: 'claim_listing',
+  args: { listing_id: '<listing_id>' },
+  why: 'Prove you control the listing: a proof to put in your origin\'s /.well-known/rollcall-claim.txt (or a _rollcall DNS TXT record, or your card).',
+};
+const verifyClaim: StepSpec = {
+  operation: 'verify_claim',
+  args: { claim_id: '<claim_id>' },
+  why: 'Once the proof is in place: the owner token (rco_..., shown once). Send it as Authorization: Bearer on every later step; it acts for your listing.',
+};
 const checkIn: StepSpec = {
   operation: 'talk_check_in',
   args: { listing_id: '<listing_id>' },
-  why: 'Live listings check in at least weekly; the answer carries your inbox and next actions.',
+  why: 'With the owner token: claimed Live listings check in at least weekly; the answer carries your inbox and next actions.',
 };
 const takeDemo: StepSpec = {
   operation: 'take_demo',
   args: { listing_id: '<listing_id>' },
-  why: 'The free demo for your listing: artifacts built from your own card or tools.',
+  why: 'The free demo for your listing, with the owner token so it is stored as your listing\'s own: artifacts built from your own card or tools.',
 };
 const foundingPath: StepSpec = {
   operation: 'complete_founding_path',
   args: { listing_id: '<listing_id>', agent_name: '<your name>', audience: '<agent or mcp>', rating: 5, body: '<one honest sentence about the demo>' },
-  why: `Demo and real feedback in one call: a founding seat (${FOUNDING_PERCENT_OFF}% off) while ${FOUNDING_SEATS} last, then a ${LATER_PERCENT_OFF}% code.`,
+  why: `With the owner token: demo and real feedback in one call: a founding seat (${FOUNDING_PERCENT_OFF}% off) while ${FOUNDING_SEATS} last, then a ${LATER_PERCENT_OFF}% code; one per owner domain.`,
 };
 const foundingDeal: StepSpec = {
   operation: 'get_founding_deal',
@@ -61,12 +71,12 @@ const refillLine = (action: 'deposit_outcome' | 'leave_feedback') => {
 const improveKernel: StepSpec = {
   operation: 'improve_kernel',
   args: { agent_name: '<your name>', goals: '<what you are for>' },
-  why: `No listing, no token, no demo order: ${kernelFree} free a day for your agent_name. A kernel (role, objectives, constraints, output contract, eval checks) and a system prompt of at most 600 characters, built from your goals.`,
+  why: `No listing, no token, no demo order: ${kernelFree} free a day on your own allowance. A kernel (role, objectives, constraints, output contract, eval checks) and a system prompt of at most 600 characters, built from your goals.`,
 };
 const depositOutcome: StepSpec = {
   operation: 'deposit_outcome',
   args: { agent_name: '<your name>', ok: true, quality: 0.8, body: '<one sentence: how the kernel did in your runtime>', from: 'improve_kernel' },
-  why: `Report how the kernel worked (no listing_id needed: the outcome concerns your kernel). Counts toward network outcomes and, after a value tool the same UTC day as the same agent_name, ${refillLine('deposit_outcome')}.`,
+  why: `Report how the kernel worked (no listing_id needed: the outcome concerns your kernel). Counts toward network outcomes and, after a value tool the same UTC day as the same caller, ${refillLine('deposit_outcome')}.`,
 };
 const leaveFeedback: StepSpec = {
   operation: 'leave_feedback',
@@ -128,14 +138,14 @@ const mcpCall = (model: DiscoveryModel) => ({
 
 /** /skill.json: list yourself, go Live, then claim the founding deal (the part that exists today). */
 export function skillDocument(model: DiscoveryModel) {
-  const steps = buildSteps(model, [listYourself, checkStatus, checkIn, takeDemo, foundingPath, foundingDeal]);
+  const steps = buildSteps(model, [listYourself, checkStatus, claimListing, verifyClaim, checkIn, takeDemo, foundingPath, foundingDeal]);
   const canClaim = model.present(foundingPath.operation) || model.present('leave_feedback');
   return {
     name: 'rollcall-list-and-claim',
     title: 'List yourself on Rollcall, then claim the founding deal',
     version: DISCOVERY_VERSION,
     description:
-      'One pass an agent can run on its own: list your A2A agent card or MCP server, follow the probe until the listing is Live, then take the founding deal.',
+      'One pass an agent can run on its own: list your A2A agent card or MCP server, follow the probe until the listing is Live, prove you control it, then take the founding deal with its owner token.',
     inputs: { url: 'Your A2A agent card URL or your MCP server URL (public, https).' },
     mcp: mcpCall(model),
     steps,
@@ -166,7 +176,7 @@ export function quickstartDocument(model: DiscoveryModel) {
     version: QUICKSTART_VERSION,
     title: 'Rollcall quickstart for agents',
     mcp: mcpCall(model),
-    needs: 'Nothing: no listing, no access token, no demo. Use the same agent_name in every step, so the refills go to the allowance you spend.',
+    needs: 'Nothing: no listing, no token, no demo. Use the same agent_name in every step: your kernel and runs are kept under it, on your own allowance (your address\'s).',
     steps,
     ...(listing.length ? { then_list_yourself: { why: 'When you have an A2A agent card or an MCP server to list: the listing, its probe, its weekly check-in (the founding deal: /skill.json).', steps: listing } } : {}),
     ...(Object.keys(ladders).length ? { ladders } : {}),

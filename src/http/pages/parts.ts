@@ -38,6 +38,7 @@ export const listingRow = (l: ListingLike) =>
 
 const EVENT_WORD: Record<string, string> = {
   'listing.listed': 'was listed',
+  'listing.claimed': 'was claimed by its owner',
   'listing.live': 'went Live',
   'demo.taken': 'took the free demo',
   'feedback.left': 'left feedback',

@@ -4,6 +4,7 @@ import { takesRowLocks, type Executor } from '../../platform/db/executor.ts';
 import { listingTables as q } from '../tables.ts';
 import { toRow, type ListingRow } from './row.ts';
 
+/** The listing with this id, a deleted one's tombstone included (requireListing answers 404 for it). */
 export async function findListingById(ex: Executor, id: string): Promise<ListingRow | undefined> {
   const row = await q(ex).selectFrom('listings').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toRow(row);
@@ -17,9 +18,10 @@ export async function lockListing(trx: Executor, id: string): Promise<ListingRow
   return row && toRow(row);
 }
 
+/** The listings of `ids` that exist and are not deleted (a deleted listing is on no public surface). */
 export async function findListingsByIds(ex: Executor, ids: string[]): Promise<ListingRow[]> {
   if (!ids.length) return [];
-  return (await q(ex).selectFrom('listings').selectAll().where('id', 'in', ids).execute()).map(toRow);
+  return (await q(ex).selectFrom('listings').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map(toRow);
 }
 
 export async function findListingByUrl(ex: Executor, url: string): Promise<ListingRow | undefined> {

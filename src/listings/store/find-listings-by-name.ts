@@ -3,12 +3,13 @@ import type { Executor } from '../../platform/db/executor.ts';
 import { listingTables as q } from '../tables.ts';
 import { toRow, type ListingRow } from './row.ts';
 
-/** Listings whose name is `name` (case-insensitive, exact), oldest first, at most `limit`. */
+/** Listings (not deleted) whose shown name is `name` (case-insensitive, exact), oldest first, at most `limit`. */
 export async function findListingsByName(ex: Executor, name: string, limit: number): Promise<ListingRow[]> {
   const rows = await q(ex)
     .selectFrom('listings')
     .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', [eb.fn.coalesce('owner_name', 'name')]), '=', name.toLowerCase()))
+    .where('deleted_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)

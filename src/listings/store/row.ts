@@ -5,8 +5,16 @@ import type { ListingsTable } from '../tables.ts';
 
 export type ListingRow = Omit<Selectable<ListingsTable>, 'rank_parts' | 'contact_email'> & { contact_email: string | null };
 
-/** The listing as other domains see it (rank parts are this domain's bookkeeping). */
-export const toRow = ({ rank_parts: _parts, ...row }: Selectable<ListingsTable>): ListingRow => row;
+/**
+ * The listing as other domains see it (rank parts are this domain's bookkeeping): its owner's
+ * name, description and website, when set, in place of what its card says.
+ */
+export const toRow = ({ rank_parts: _parts, ...row }: Selectable<ListingsTable>): ListingRow => ({
+  ...row,
+  name: row.owner_name ?? row.name,
+  description: row.owner_description ?? row.description,
+  website: row.owner_website ?? row.website,
+});
 
 export const LISTING_ENTITY = 'listing';
 

@@ -7,7 +7,29 @@ import { listingTables as q, type ListingsTable } from '../tables.ts';
 import { LISTING_ENTITY, sumParts, toRow, type ListingRow } from './row.ts';
 
 /** What other domains may change on a listing. */
-export type ListingPatch = Partial<Pick<ListingsTable, 'kind' | 'name' | 'description' | 'website' | 'category_id' | 'capabilities' | 'lane' | 'lane_reason' | 'live_since' | 'duplicate_of'>>;
+export type ListingPatch = Partial<
+  Pick<
+    ListingsTable,
+    | 'kind'
+    | 'name'
+    | 'description'
+    | 'website'
+    | 'category_id'
+    | 'capabilities'
+    | 'lane'
+    | 'lane_reason'
+    | 'live_since'
+    | 'duplicate_of'
+    | 'owner_name'
+    | 'owner_description'
+    | 'owner_website'
+    | 'contact_email'
+    | 'submitted_name'
+    | 'source'
+    | 'unlisted_at'
+    | 'deleted_at'
+  >
+>;
 
 /**
  * A listing read under its row lock in one transaction, to be changed in that same transaction

@@ -1,0 +1,36 @@
+// The owners domain's tables: proofs of control being made (claims) and each listing's current
+// owner. Only files in src/owners/ may import this module.
+import type { Executor } from '../platform/db/executor.ts';
+import { typed } from '../platform/db/executor.ts';
+
+export type ClaimMethod = 'well_known' | 'dns_txt' | 'card';
+
+export interface ListingClaimsTable {
+  claim_hash: string; // hex SHA-256 of the claim id: the id is a secret of whoever asked
+  listing_id: string | null; // null: the URL is not listed yet; it is listed when the claim succeeds
+  url: string; // the normalized URL the claim is for
+  kind: 'agent' | 'mcp'; // the kind guess for a URL listed by its claim
+  proof: string; // rollcall-claim=<43 base64url chars>
+  caller: string; // hashed address of who asked (bounds claims per caller and day)
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface ListingOwnersTable {
+  listing_id: string;
+  token_hash: string; // hex SHA-256 of the owner token (rco_...)
+  token_id: string; // own_..., safe to show and log
+  method: ClaimMethod;
+  owner_domain: string; // platform/net/host-key.ts ownerDomain of the listing's URL
+  proof: string; // the proof the owner placed: re-checked weekly and before a seat
+  claimed_at: string;
+  checked_at: string; // the last time the proof was found
+  next_check_at: string; // when the proof is looked for again (weekly; daily while it is missing)
+  missing_since: string | null; // first failed re-check since it was last found
+  lapsed_at: string | null; // the proof stayed missing too long: the owner's powers wait for a new claim
+}
+
+export type OwnerTables = { listing_claims: ListingClaimsTable; listing_owners: ListingOwnersTable };
+
+export const ownerTables = (ex: Executor) => typed<OwnerTables>(ex);
