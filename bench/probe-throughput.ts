@@ -318,6 +318,9 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     RATE_LIMIT_READ_PER_MIN: '0',
     RATE_LIMIT_WRITE_PER_MIN: '0',
     PROBE_RATE_PER_MIN: '0',
+    // 1,000 listings on a few loopback hosts: the per-host budgets would hold them back on purpose.
+    PROBE_HOST_PER_HOUR: '0',
+    PUBLISH_HOST_PER_DAY: '0',
     JOB_TICK_S: '1',
   });
   const apps: App[] = [];

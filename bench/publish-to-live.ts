@@ -16,7 +16,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
 export async function benchPublishToLive() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PROBE_ALLOW_PRIVATE: '1', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PORT: '0' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PROBE_ALLOW_PRIVATE: '1', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', PORT: '0' });
   const { http } = await buildApp({ config });
   await http.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(http.server.address() as { port: number }).port}`;

@@ -10,6 +10,7 @@ import { loggerOptions } from './platform/log.ts';
 import { Metrics } from './platform/metrics.ts';
 import { COUNTERS, UsageCounters } from './platform/usage/counters.ts';
 import { closeRedis, openRedis } from './platform/redis.ts';
+import { openHostBudgets } from './platform/budget/host-budgets.ts';
 import type { JobRunner } from './platform/jobs/runner.ts';
 import { schemaHistory } from './migrations/index.ts';
 import { assemble, type AssemblyOptions, type Services } from './services.ts';
@@ -17,13 +18,14 @@ import { operations } from './catalog.ts';
 import { sendError } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrors, registerTransportErrors } from './http/transport-errors.ts';
 import { registerHealth } from './http/health.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { registerRateLimit, RequestLimits } from './http/rate-limit.ts';
 import { registerRest } from './http/rest.ts';
-import { registerMcp } from './http/mcp.ts';
+import { MCP_PATHS, registerMcp } from './http/mcp.ts';
+import { A2A_PATH } from './http/discovery/paths.ts';
 import { registerA2a } from './http/a2a/door.ts';
 import { registerDiscovery } from './http/discovery/index.ts';
 import { registerIdentityDocs } from './http/identity-docs.ts';
-import { registerRegistryApi } from './http/registry-api.ts';
+import { REGISTRY_API_PATH, registerRegistryApi } from './http/registry-api.ts';
 import { registerBadges } from './http/badges.ts';
 import { registerPages } from './http/pages/index.ts';
 import { registerSearchMetrics } from './search/metrics.ts';
@@ -66,7 +68,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const redis = config.redisUrl ? openRedis(config.redisUrl, http.log) : undefined;
   const clock = options.clock ?? systemClock;
   const usage = new UsageCounters(db.kysely, clock, (err) => http.log.warn({ err }, 'usage counters not stored yet; kept for the next flush'));
-  const base = { config, db, clock, log: http.log, metrics: new Metrics(), redis, usage };
+  const base = { config, db, clock, log: http.log, metrics: new Metrics(), redis, usage, budgets: openHostBudgets(config, db.kysely, clock, redis) };
   const { services, jobs } = assemble(base, options);
 
   // Only JSON bodies are accepted; anything else is a 415, not a silent string.
@@ -96,11 +98,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (ownsDb) await db.close();
   });
 
-  await registerRateLimit(http, config, redis);
+  const limits = new RequestLimits(config, clock, redis);
+  registerRateLimit(http, limits, { jsonRpc: [...MCP_PATHS, A2A_PATH], registryApi: REGISTRY_API_PATH });
   registerHealth(http, services);
   registerRest(http, services);
-  registerMcp(http, services, operations);
-  registerA2a(http, services, operations);
+  registerMcp(http, services, operations, limits);
+  registerA2a(http, services, operations, limits);
   // Documents are built once at start: the agent card signed with the current key, the _mcp TXT
   // record from its public half (after `rotate-key`, restart within the key overlap; decisions.md).
   registerDiscovery(http, services, operations, {

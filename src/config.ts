@@ -41,6 +41,8 @@ const envSchema = z.object({
   X402_TIMEOUT_MS: positive(15000),
   RATE_LIMIT_READ_PER_MIN: count(600),
   RATE_LIMIT_WRITE_PER_MIN: count(120),
+  MCP_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  MCP_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Our own tunables (DESIGN.md "Other tunables").
@@ -58,6 +60,9 @@ const envSchema = z.object({
   PROBE_SLOT_WAIT_MS: count(10000),
   PROBE_RETIRE_AFTER_H: positive(168),
   REPUBLISH_MIN_INTERVAL_S: count(300),
+  // Outbound budgets per host key (platform/budget/host-budgets.ts): 0 turns one off.
+  PROBE_HOST_PER_HOUR: count(600),
+  PUBLISH_HOST_PER_DAY: count(20),
   PROBE_PER_HOST: positive(2),
   PROBE_RATE_PER_MIN: count(10),
   SCORE_CACHE_S: count(60),
@@ -109,6 +114,14 @@ export type Config = {
   /** Paid calls beyond the free allowance (SPEC.md 5.3); off unless X402_ENABLED=1. */
   x402: X402Config;
   rateLimitReadPerMin: number;
+  /** Outbound requests to one host key per UTC hour (0: no budget). */
+  probeHostPerHour: number;
+  /** New listings of one host key per UTC day from callers who do not own it (0: no budget). */
+  publishHostPerDay: number;
+  /** Messages a JSON-RPC batch may hold; a longer one is one -32600 answer, nothing run. */
+  mcpBatchMax: number;
+  /** Bytes a batch's answer may hold: messages past it answer an error instead of their result. */
+  mcpBatchMaxBytes: number;
   rateLimitWritePerMin: number;
   trustProxy?: string;
   logLevel: string;
@@ -261,6 +274,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.X402_TIMEOUT_MS,
     },
     rateLimitReadPerMin: e.RATE_LIMIT_READ_PER_MIN,
+    probeHostPerHour: e.PROBE_HOST_PER_HOUR,
+    publishHostPerDay: e.PUBLISH_HOST_PER_DAY,
+    mcpBatchMax: e.MCP_BATCH_MAX,
+    mcpBatchMaxBytes: e.MCP_BATCH_MAX_BYTES,
     rateLimitWritePerMin: e.RATE_LIMIT_WRITE_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

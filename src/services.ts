@@ -6,6 +6,7 @@ import { JobRunner } from './platform/jobs/runner.ts';
 import type { PeriodicTask } from './platform/jobs/runner.ts';
 import { iso, HOUR_MS } from './platform/clock.ts';
 import { pruneChanges } from './platform/db/changes.ts';
+import { pruneBudgetCounters } from './platform/budget/counters.ts';
 import type { ProbeRuntime } from './probe/runtime.ts';
 import type { Prober } from './probe/prober.ts';
 import { createServiceProber } from './probe/factory.ts';
@@ -45,6 +46,13 @@ export interface AssemblyOptions {
   prober?: Prober;
 }
 
+/** Budget periods two days old are of no use (platform's own periodic work). */
+const pruneBudgetsTask = (base: BaseServices): PeriodicTask => ({
+  name: 'platform.prune_budgets',
+  periodS: Math.max(base.config.sweepIntervalS, 3600),
+  run: (trx, now) => pruneBudgetCounters(trx, iso(new Date(now.getTime() - 2 * 24 * HOUR_MS)).slice(0, 10)),
+});
+
 /** The change feed is kept for CHANGES_KEEP_H (platform's own periodic work). */
 const pruneChangesTask = (base: BaseServices): PeriodicTask => ({
   name: 'platform.prune_changes',
@@ -71,6 +79,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
 
   jobs.define(PROBE_JOB, new ProbeJob(base, probe), { concurrency: config.probeConcurrency, groupCap: config.probePerHost });
   jobs.every(pruneChangesTask(base));
+  jobs.every(pruneBudgetsTask(base));
   jobs.every(pruneSnapshotsTask(config));
   jobs.every(dormancyTask(config, base.log));
   jobs.every(pruneCountersTask(config));

@@ -223,7 +223,9 @@ test(`collab_run drives a workflow: opens its session, joins, claims, posts (${e
   const leadClaims = await follow(listed.next_step);
   assert.equal(leadClaims.action, 'claimed');
   assert.equal(leadClaims.inputs[0].result, 'Issue 1: registries, probes and trust scores.');
-  const finished = await follow(leadClaims.next_step); // the draft result, valid input
+  // The result is the lead's own work: the next step leaves it to the lead and says so.
+  assert.deepEqual(leadClaims.next_step.needs, ['result', 'owner_token']);
+  const finished = await follow({ ...leadClaims.next_step, args: { ...leadClaims.next_step.args, result: 'Issue 1, edited: registries, probes, trust scores and one correction.' } });
   assert.equal(finished.next_step.tool, 'collab_session_close');
   const closed = await follow(finished.next_step);
   assert.equal(closed.outcome, 'packaged');

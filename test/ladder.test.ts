@@ -155,9 +155,9 @@ test(`the mesh ladder runs against real partners; a slow and a garbage partner a
   assert.deepEqual({ composition_id: executed.composition_id, answered: executed.answered, failed: executed.failed }, { composition_id: plan.composition_id, answered: 2, failed: 2 });
   assert.ok(feed.items.some((i: Structured) => i.event === 'composition.planned' && i.composition_id === plan.composition_id));
 
-  // The ladder's last rung: the outcome the caller reports, valid input as given.
-  assert.equal(run.next_step.tool, 'deposit_outcome');
-  const reported = await ok(client, run.next_step.tool, run.next_step.args);
+  // The ladder's last rung: the outcome the caller reports, valid once it adds its own verdict.
+  assert.deepEqual([run.next_step.tool, run.next_step.needs], ['deposit_outcome', ['ok', 'quality', 'body']]);
+  const reported = await ok(client, run.next_step.tool, { ...run.next_step.args, ok: true, quality: 0.5, body: 'Two of four partners answered; the echo step did what I needed.' });
   assert.equal(reported.outcome.from, plan.composition_id);
 });
 

@@ -2,8 +2,9 @@
 // tools"): each value tool (VALUE_EVENTS, and the stigmergy and feedback tools that answer with a
 // next_step: leave_feedback, leave_trace, deposit_outcome, endorse; sense_traces is a plain read
 // with none) is called over MCP with the official SDK client, which checks every result against
-// the listed output schema, and the next_step of its answer is fed back into tools/call as it is;
-// that call must succeed too. Each case runs on its own UTC day, so allowances never decide it. A
+// the listed output schema, and the next_step of its answer is fed back into tools/call with what
+// its `needs` names added by the caller (its own goals, sentence, rating or verdict); that call must
+// succeed too. Each case runs on its own UTC day, so allowances never decide it. A
 // tool that acts for a listing (endorse) is refused without the listing's owner token and called,
 // with its follow-up, by the listing's owner (owner token as Authorization: Bearer).
 import { test, before, after } from 'node:test';
@@ -28,7 +29,20 @@ interface NextStep {
   tool: string;
   args: Record<string, unknown>;
   why: string;
+  needs?: string[];
 }
+
+/** What a caller writes itself for each field a next_step `needs` (never a placeholder of Rollcall's). */
+const WRITTEN: Record<string, unknown> = {
+  goals: ['answer each support request in two sentences', 'say plainly when a question is out of scope'],
+  body: 'It did what I asked and named what it could not do.',
+  rating: 4,
+  ok: true,
+  quality: 0.8,
+};
+
+/** A next_step's args with what it needs added, as the caller would (the owner token travels on the transport). */
+const completed = (next: NextStep) => ({ ...next.args, ...Object.fromEntries((next.needs ?? []).filter((n) => n in WRITTEN).map((n) => [n, WRITTEN[n]])) });
 
 async function ok(name: string, args: Record<string, unknown>, via = client): Promise<Structured> {
   const r = (await via.callTool({ name, arguments: args })) as unknown as { isError?: boolean; structuredContent: Structured };
@@ -110,7 +124,7 @@ const CASES: Case[] = [
   },
 ];
 
-test(`every value tool's next_step, fed back as it is, succeeds (${engine})`, async () => {
+test(`every value tool's next_step, fed back with what it needs, succeeds (${engine})`, async () => {
   for (const event of VALUE_EVENTS) assert.ok(CASES.some((c) => c.tool === event), `${event} is covered`);
   const followed: string[] = [];
   for (const c of CASES) {
@@ -124,7 +138,8 @@ test(`every value tool's next_step, fed back as it is, succeeds (${engine})`, as
     assert.ok(tools.has(next.tool), `${name}: next_step names a listed tool (${next.tool})`);
     assert.equal(typeof next.why, 'string');
     assert.ok(next.why.length > 0);
-    const after = await ok(next.tool, next.args, via);
+    for (const field of next.needs ?? []) assert.ok(field === 'owner_token' || field in WRITTEN, `${name}: next_step needs ${field}`);
+    const after = await ok(next.tool, completed(next), via);
     followed.push(`${name} -> ${next.tool}`);
     // Where the follow-up answers with its own next_step, that one names a listed tool as well.
     if (after.next_step) assert.ok(tools.has(after.next_step.tool), `${name} -> ${next.tool}: its next_step names a listed tool`);

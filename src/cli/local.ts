@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { loggerOptions, type Logger } from '../platform/log.ts';
 import { Metrics } from '../platform/metrics.ts';
+import { openHostBudgets } from '../platform/budget/host-budgets.ts';
 import { UsageCounters } from '../platform/usage/counters.ts';
 import type { Ctx } from '../platform/operation.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
@@ -35,7 +36,15 @@ export interface Local {
 /** The services bundle a server would build, on the configured database, without its pools and timers. */
 export async function openLocal(config: Config, io: Io): Promise<Local> {
   const { db } = await openDatabase(config);
-  const base = { config, db, clock: systemClock, log: cliLogger(config, io), metrics: new Metrics(false), usage: new UsageCounters(db.kysely, systemClock) };
+  const base = {
+    config,
+    db,
+    clock: systemClock,
+    log: cliLogger(config, io),
+    metrics: new Metrics(false),
+    usage: new UsageCounters(db.kysely, systemClock),
+    budgets: openHostBudgets(config, db.kysely, systemClock),
+  };
   // One probe at a time here: it runs on this thread (a probe thread would cost more to start than it saves).
   const { services, jobs } = assemble(base, { probes: noWakeUps, prober: createProber(config) });
   return {

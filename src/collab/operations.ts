@@ -284,7 +284,7 @@ export const collabAccessStatus = defineOperation({
     if (input.listing_id !== undefined && !(await findListingById(ex, input.listing_id))) {
       throw notFound(`no listing with listing_id ${JSON.stringify(input.listing_id)}`, 'listing_id');
     }
-    const subject = await resolveSubject(ex, ctx, { listing_id: input.listing_id, agent_name: input.agent_name });
+    const subject = await resolveSubject(ex, ctx, { listing_id: input.listing_id, agent_name: input.agent_name }, { record: false });
     const now = ctx.clock.now();
     const usage = new Map((await usageOfDay(ex, subject.allowance, utcDay(now))).map((u) => [u.event_id, u]));
     const allowances = COLLAB_EVENTS.map((e) => ({

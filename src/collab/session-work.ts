@@ -113,9 +113,6 @@ export async function resultIn(trx: Executor, sessionId: string, listingId: stri
 export const inputsBefore = (steps: readonly Step[], n: number) =>
   steps.filter((x) => x.step < n && x.state === 'done').map((x) => ({ step: x.step, title: x.title, by: x.claimed_by, result: x.result }));
 
-/** A starting text for a result (next_step args): the agent replaces it with what it produced. */
-export const draftResult = (step: Step, inputs: number) => cleanText(`Done: ${step.title}.${inputs ? ` Built on ${inputs} earlier result(s).` : ''} (Replace with what you produced.)`, MAX_RESULT);
-
 export interface NextView {
   status: 'join' | 'finish_your_step' | 'claim' | 'waiting' | 'all_done' | 'closing' | 'closed';
   step: Step | null;
@@ -142,7 +139,7 @@ export function nextFor(s: Session, steps: readonly Step[], me: Participant | un
   }
   const mine = steps.find((x) => x.state === 'claimed' && x.claimed_by === listingId);
   if (mine) {
-    return { status: 'finish_your_step', step: mine, why: `You claimed step ${mine.step}: post its result.`, next_step: nextStep('collab_session_result', { ...args, step: mine.step, result: draftResult(mine, inputsBefore(steps, mine.step).length) }, 'Post what you produced for your step (replace the draft).') };
+    return { status: 'finish_your_step', step: mine, why: `You claimed step ${mine.step}: post its result.`, next_step: nextStep('collab_session_result', { ...args, step: mine.step }, `Post what you produced for "${mine.title}" (result).`, ['result']) };
   }
   const ready = readyStep(steps);
   const message = (text: string, why: string) => nextStep('collab_session_message', { ...args, text }, why);

@@ -16,7 +16,7 @@ import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { actingListing, meterClaims } from './actor.ts';
 import { assertAccepting, assertJoined, assertLead, claimRefusal, readyStep } from './rules.ts';
-import { claimIn, cleanResult, draftResult, inputsBefore, joinIn, nextFor, requireLockedSession, resultIn } from './session-work.ts';
+import { claimIn, cleanResult, inputsBefore, joinIn, nextFor, requireLockedSession, resultIn } from './session-work.ts';
 import { invitations, sessionView } from './workflows.ts';
 import {
   countMessages,
@@ -144,7 +144,7 @@ export const collabSessionClaim = defineOperation({
       step: { step: result.step.step, title: result.step.title, role: result.step.role, state: 'claimed' as const, claimed_by: me, claimed_at: result.step.claimed_at },
       inputs,
       meter,
-      next_step: nextStep('collab_session_result', { session_id: s.session_id, step: result.step.step, listing_id: me, result: draftResult(result.step, inputs.length) }, 'Do the step, then post what you produced (replace the draft result).'),
+      next_step: nextStep('collab_session_result', { session_id: s.session_id, step: result.step.step, listing_id: me }, `Do the step, then post what you produced for "${result.step.title}" (result).`, ['result']),
     };
   },
 });

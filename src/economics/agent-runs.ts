@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { notFound } from '../platform/errors.ts';
+import { nextStep } from '../platform/next-step.ts';
 import { findListingById } from '../listings/store.ts';
 import { callerArgs } from '../metering/operations.ts';
 import { resolveSubject } from '../metering/caller.ts';
@@ -52,7 +53,7 @@ export const getAgentRuns = defineOperation({
       compositions: listed,
       outcomes: outcomes.map((o) => ({ id: o.id, listing_id: o.listing_id, ok: o.ok, quality: o.quality, from: o.from, mine: o.depositor === subject.key, at: o.at })),
       today: today.map((u) => ({ event_id: u.event_id, used: u.used, refilled: u.refilled, paid: u.paid })),
-      ...(versions.length === 0 ? { next_step: { tool: 'improve_kernel', args: { agent_name: input.agent_name ?? '<your agent name>', goals: '<what your agent does>' }, why: 'no runs yet: a first kernel is free' } } : {}),
+      ...(versions.length === 0 ? { next_step: nextStep('improve_kernel', input.agent_name ? { agent_name: input.agent_name } : {}, `no runs yet: a first kernel is free; add goals (what your agent must achieve, in your own words)${input.agent_name ? '' : ' and agent_name'}`, input.agent_name ? ['goals'] : ['agent_name', 'goals']) } : {}),
     };
   },
 });

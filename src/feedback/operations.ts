@@ -22,6 +22,7 @@ import { utcDay } from '../metering/day.ts';
 import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { checkReal, MAX_BODY_CHARS } from './real.ts';
+import { refusePlaceholder } from '../platform/real-text.ts';
 import { extractThemes, themeLabel, type ThemeId } from './themes.ts';
 import { claimCount, insertFeedback, type FeedbackItem } from './store.ts';
 import { answersField, surveyBonus, surveyPart, surveyView, themeText, type FeedbackMode } from './structured.ts';
@@ -95,9 +96,10 @@ export interface Recorded {
 export const structuredNotOpen = (field: 'mode' | 'answers') =>
   badRequest('structured_not_available', 'this call takes ultra feedback only (rating and body, one real sentence); send the structured survey with leave_feedback (mode "structured", answers) or POST /api/products/agent {tool: "submit_feedback", answers}', field);
 
-/** Cleans and checks a body: real text or the 400 `feedback_not_real`. */
+/** Cleans and checks a body: real text, or the 400 `placeholder_text` (an example sent unchanged) or `feedback_not_real`. */
 export function realBody(raw: string, field = 'body'): string {
   const body = cleanText(raw, MAX_BODY_CHARS);
+  refusePlaceholder(body, field, 'one sentence of your own about what worked and what did not');
   const check = checkReal(body);
   if (!check.real) throw badRequest('feedback_not_real', `feedback must be real: ${check.reason}. Nothing was recorded and nothing granted.`, field);
   return body;

@@ -3,7 +3,7 @@
 // reports every violation at once. The ultra path never requires a question: there, only the
 // answers given are checked (type, option, length, range, unknown ids), never the required flags.
 import { cleanText } from '../listings/text.ts';
-import { junkReason } from '../platform/real-text.ts';
+import { junkReason, placeholderIn } from '../platform/real-text.ts';
 
 export const SURVEY_VERSION = '3.1.0';
 
@@ -150,7 +150,7 @@ export interface Violation {
   /** `answers.<question id>` (or `answers`). */
   field: string;
   question: string | null;
-  rule: 'not_an_object' | 'unknown_question' | 'required' | 'type' | 'integer' | 'range' | 'option' | 'min_length' | 'max_length' | 'duplicate' | 'not_real';
+  rule: 'not_an_object' | 'unknown_question' | 'required' | 'type' | 'integer' | 'range' | 'option' | 'min_length' | 'max_length' | 'duplicate' | 'not_real' | 'placeholder_text';
   message: string;
 }
 
@@ -191,6 +191,8 @@ function checkOne(q: Question, raw: unknown): { value?: AnswerValue; violations:
       const text = cleanText(raw, MAX_ANSWER_TEXT).trim();
       if (text === '') return { violations: q.required ? [v(q.id, 'required', 'is required: write a real answer')] : [] };
       if (q.min_length !== undefined && text.length < q.min_length) return { violations: [v(q.id, 'min_length', `must be at least ${q.min_length} characters (has ${text.length})`)] };
+      const slot = placeholderIn(text);
+      if (slot) return { violations: [v(q.id, 'placeholder_text', `${JSON.stringify(slot)} is a placeholder from an example: answer in your own words`)] };
       const junk = junkReason(text);
       if (junk) return { violations: [v(q.id, 'not_real', `must be a real answer: ${junk}`)] };
       return { value: text, violations: [] };

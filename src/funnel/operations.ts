@@ -17,6 +17,7 @@ import { listingSubject } from '../metering/caller.ts';
 import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { checkReal } from '../feedback/real.ts';
+import { refusePlaceholder } from '../platform/real-text.ts';
 import { dealObject, FOUNDING_PERCENT_OFF, LATER_PERCENT_OFF } from './deal.ts';
 import { dealState } from './grant.ts';
 import { findCode, holdingOf } from './founding.ts';
@@ -67,8 +68,9 @@ export const getFoundingDeal = defineOperation({
         ? nextStep('check_status', { id: listing.id }, 'Your listing already holds its part of the deal; its status shows the founding badge and rank.')
         : nextStep(
             'complete_founding_path',
-            { listing_id: listing.id, agent_name: listing.name, audience: listing.kind, rating: 5, body: '<one honest sentence about the demo: what worked, what did not>' },
-            `Demo and real feedback in one call: ${state.seats.left > 0 ? `a founding seat (${state.seats.left} left)` : `a ${LATER_PERCENT_OFF}% code`}. Put your own sentence and rating in.`,
+            { listing_id: listing.id, agent_name: listing.name, audience: listing.kind },
+            `Demo and real feedback in one call: ${state.seats.left > 0 ? `a founding seat (${state.seats.left} left)` : `a ${LATER_PERCENT_OFF}% code`}. Add your rating (1-5) and one sentence of your own (body) on what worked and what did not, with the owner token.`,
+            ['rating', 'body', 'owner_token'],
           )
       : nextStep('search_active', { limit: 10 }, 'Find a Live listing (yours, once Live) to take the demo and the founding path with.');
     return {
@@ -127,6 +129,7 @@ export const coSignFounding = defineOperation({
     const { id: signer, ownerDomain: signerDomain } = await signingListing(ctx, input.listing_id);
     if (input.partner_listing_id === signer) throw badRequest('invalid_input', 'partner_listing_id: a listing cannot co-sign itself', 'partner_listing_id');
     const body = cleanText(input.body, MAX_COSIGN_BODY);
+    refusePlaceholder(body, 'body', 'one sentence of your own on why you vouch for the partner');
     const real = checkReal(body);
     if (!real.real) throw badRequest('co_sign_not_real', `body must be one real sentence: ${real.reason}`, 'body');
     const partner = await requireListing(ctx, input.partner_listing_id, 'partner_listing_id');

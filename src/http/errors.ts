@@ -23,7 +23,6 @@ export function toAppError(err: unknown): AppError {
   if (e instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(e.message ?? ''))) {
     return new AppError(400, 'invalid_json', 'the request body is not valid JSON');
   }
-  if (e.statusCode === 429) return new AppError(429, 'rate_limited', e.message ?? 'too many requests');
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode, 'bad_request', e.message ?? 'bad request');
   }

@@ -16,6 +16,7 @@ import { buildToolList } from './mcp-tools.ts';
 import { AnswerCache, matchesEtag } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { restRoutes } from './rest.ts';
+import { limitHeaders, type LimitState, type RequestKind, type RequestLimits } from './rate-limit.ts';
 import { serverCard } from './discovery/server-card.ts';
 import {
   batchHasModernMessage,
@@ -36,6 +37,10 @@ export const MCP_PATHS = ['/api/mcp', '/mcp', '/api/protocol'] as const;
 export const LEGACY_PROTOCOL_VERSIONS = LEGACY_VERSIONS;
 export const MCP_SERVER_VERSION = '3.12.0';
 const BATCH_VERSIONS = new Set(['2025-03-26']);
+/** A message past the per-address rate limit (its own answer in a batch; with HTTP 429 alone). */
+export const RATE_LIMITED = -32029;
+/** A batch message whose answer would pass MCP_BATCH_MAX_BYTES. */
+export const ANSWER_TOO_LARGE = -32028;
 /** tools/list is computed at start and changes only with a deployment: clients may cache it. */
 const TOOLS_TTL_MS = 300_000;
 
@@ -85,8 +90,9 @@ const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: fa
 const INSTRUCTIONS =
   'Rollcall lists A2A agents and MCP servers after probing them for real. Call list_yourself with your card or server URL, then check_status until lane is active.';
 
-export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[]) {
+export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits) {
   const tools = buildToolList(catalog);
+  const { mcpBatchMax, mcpBatchMaxBytes } = services.config;
   const base = services.config.publicBaseUrl;
   const serverInfo = { name: 'rollcall', title: 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base };
 
@@ -288,6 +294,60 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
 
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
 
+  /** What a message counts as against the per-address limits: a call of a tool that changes something is a write. */
+  function messageKind(msg: unknown): RequestKind {
+    if (!isObject(msg) || msg.method !== 'tools/call' || !isObject(msg.params) || typeof msg.params.name !== 'string') return 'read';
+    return tools.byName.get(msg.params.name)?.annotations?.readOnlyHint === true ? 'read' : 'write';
+  }
+
+  const limitedAnswer = (id: Id | null, kind: RequestKind, s: LimitState) =>
+    rpcError(id, RATE_LIMITED, `rate_limited: the limit of ${s.limit} ${kind}s per minute from this address is reached; retry in ${s.resetS} s`, { retry_after_s: s.resetS, limit: s.limit });
+
+  /** A batch's answers within MCP_BATCH_MAX_BYTES, in order: an answer that would pass it is an error instead of its result. */
+  function withinBytes(answers: JsonRpcResponse[]): JsonRpcResponse[] {
+    let total = 2; // the brackets
+    return answers.map((a) => {
+      const size = Buffer.byteLength(toJson(a)) + 1;
+      if (total + size <= mcpBatchMaxBytes) {
+        total += size;
+        return a;
+      }
+      const instead = rpcError((a as { id: Id }).id, ANSWER_TOO_LARGE, `the batch's answer would pass ${mcpBatchMaxBytes} bytes: send this message again alone or in a smaller batch`, { max_bytes: mcpBatchMaxBytes });
+      total += Buffer.byteLength(JSON.stringify(instead)) + 1;
+      return instead;
+    });
+  }
+
+  /** A batch (legacy era): at most MCP_BATCH_MAX messages, each counted against the limits; messages past them answer -32029. */
+  async function batch(request: FastifyRequest, reply: FastifyReply, body: unknown[], mode: 'json' | 'sse', headers: Record<string, string>) {
+    if (body.length > mcpBatchMax) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: a batch holds at most ${mcpBatchMax} messages (this one has ${body.length}); nothing was run`));
+    const kinds = body.map(messageKind);
+    const { fits, refused } = await limits.takeMessages(request.ip, kinds);
+    const answers = (
+      await Promise.all(
+        body.map((m, i) => {
+          if (fits[i]) return legacyMessage(request, m, headers);
+          const id = isObject(m) && (typeof m.id === 'string' || typeof m.id === 'number') ? (m.id as Id) : null;
+          return isObject(m) && !('id' in m) ? null : limitedAnswer(id, kinds[i]!, refused[kinds[i]!]!);
+        }),
+      )
+    ).filter((a): a is JsonRpcResponse => a !== null);
+    const firstRefused = refused.write ?? refused.read;
+    if (firstRefused) reply.header('retry-after', String(firstRefused.resetS));
+    reply.headers(headers);
+    return answers.length ? respond(reply, mode, 200, withinBytes(answers)) : reply.code(202).send();
+  }
+
+  /** Counts one message against the limits; past them, answers 429 with -32029 and Retry-After (true: answered). */
+  async function refusedAlone(request: FastifyRequest, reply: FastifyReply, body: unknown, id: Id | null): Promise<boolean> {
+    const kind = messageKind(body);
+    const { fits, refused } = await limits.takeMessages(request.ip, [kind]);
+    if (fits[0]) return false;
+    const s = refused[kind]!;
+    reply.code(429).headers({ ...limitHeaders(s), 'retry-after': String(s.resetS) }).send(limitedAnswer(id, kind, s));
+    return true;
+  }
+
   async function post(request: FastifyRequest, reply: FastifyReply) {
     const standard = standardHeaders(request.headers);
     const version = standard.protocolVersion;
@@ -307,10 +367,9 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       if (batchHasModernMessage(body)) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: JSON-RPC batches may not contain ${MODERN_VERSION} requests`));
       if (version !== undefined && !BATCH_VERSIONS.has(version)) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: protocol ${version} does not allow batches`));
       if (body.length === 0) return reply.code(400).send(rpcError(null, -32600, 'Invalid Request: empty batch'));
-      const answers = (await Promise.all(body.map((m) => legacyMessage(request, m, headers)))).filter((a): a is JsonRpcResponse => a !== null);
-      reply.headers(headers);
-      return answers.length ? respond(reply, mode, 200, answers) : reply.code(202).send();
+      return batch(request, reply, body, mode, headers);
     }
+    if (await refusedAlone(request, reply, body, id)) return reply;
     const era = classifyMessage(body, standard);
     if (era.era === 'reject') return sendRejection(reply, era.rejection, id);
     if (era.era === 'modern') {
@@ -359,8 +418,9 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     discovery,
     hard_next: {
       tool: 'list_yourself',
-      args: { url: '<your agent card or MCP server URL>' },
-      why: 'List yourself first: Rollcall probes your URL and makes it Live; check_status then tells you the next step.',
+      args: {},
+      needs: ['url'],
+      why: 'List yourself first (url: your agent card or MCP server URL): Rollcall probes it and makes it Live; check_status then tells you the next step.',
       rest: `POST ${base}/api/publish`,
     },
     deal: dealObject(base),

@@ -47,6 +47,7 @@ export function registerRegistryApi(app: FastifyInstance, services: BaseServices
 }
 
 const errorRef = { $ref: '#/components/responses/Error' };
+const limitedRef = { $ref: '#/components/responses/RegistryRateLimited' };
 
 const pathParam = (name: string, description: string, example: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', examples: [example] } });
 const serverNameParam = pathParam('serverName', 'URL-encoded server name (the slash as %2F; a bare slash is accepted too).', 'io.github.owner%2Frepo');
@@ -69,7 +70,7 @@ export function registryApiPaths(): Record<string, Record<string, unknown>> {
           description: s.description,
           schema: { ...s, description: undefined },
         })),
-        responses: { '200': itemList, '400': errorRef, '429': errorRef, '500': errorRef },
+        responses: { '200': itemList, '400': errorRef, '429': limitedRef, '500': errorRef },
       },
     },
     [`${REGISTRY_API_PATH}/{serverName}/versions`]: {
@@ -79,7 +80,7 @@ export function registryApiPaths(): Record<string, Record<string, unknown>> {
         summary: 'List the versions of a catalog server',
         description: listCatalogServerVersions.description,
         parameters: [serverNameParam],
-        responses: { '200': itemList, '404': errorRef, '429': errorRef, '500': errorRef },
+        responses: { '200': itemList, '404': errorRef, '429': limitedRef, '500': errorRef },
       },
     },
     [`${REGISTRY_API_PATH}/{serverName}/versions/{version}`]: {
@@ -89,7 +90,7 @@ export function registryApiPaths(): Record<string, Record<string, unknown>> {
         summary: 'Get one version of a catalog server ("latest" for its latest)',
         description: getCatalogServerVersion.description,
         parameters: [serverNameParam, pathParam('version', 'URL-encoded version, or "latest".', '1.0.2')],
-        responses: { '200': { description: '{server, _meta}' }, '404': errorRef, '429': errorRef, '500': errorRef },
+        responses: { '200': { description: '{server, _meta}' }, '404': errorRef, '429': limitedRef, '500': errorRef },
       },
     },
   };

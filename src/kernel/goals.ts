@@ -2,6 +2,7 @@
 // line breaks and semicolons (list markers dropped); every goal is cleaned, capped and must carry
 // at least one key term. Problems are 400s naming the goal.
 import { badRequest } from '../platform/errors.ts';
+import { refusePlaceholder } from '../platform/real-text.ts';
 import { cleanText } from '../listings/text.ts';
 import { MAX_GOAL_CHARS, MAX_GOALS } from './build.ts';
 import { keyTerms } from './terms.ts';
@@ -20,6 +21,7 @@ export function parseGoals(goals: string | string[]): string[] {
       throw badRequest('invalid_input', `${field}: a goal is empty`, field);
     }
     if (goal.length > MAX_GOAL_CHARS) throw badRequest('invalid_input', `${field}: a goal has ${goal.length} characters, at most ${MAX_GOAL_CHARS}`, field);
+    refusePlaceholder(goal, field, 'what your agent must achieve, in your own words');
     if (keyTerms(goal).length === 0) throw badRequest('invalid_input', `${field}: ${JSON.stringify(goal.slice(0, 60))} has no meaningful word; say what the agent should achieve`, field);
     out.push(goal);
   });

@@ -232,8 +232,9 @@ export const runLoopTick = defineOperation({
         meter: meterView(subject, 'run_loop_tick', row, now),
         next_step: nextStep(
           'improve_kernel',
-          { agent_name: name, goals: ['answer each request accurately and briefly', 'say plainly what you cannot do'], ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}) },
-          'Make your first kernel (put your own goals in goals), then tick with the same agent_name (or listing_id): each tick improves it from your feedback and outcomes.',
+          { agent_name: name, ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}) },
+          'Make your first kernel: add goals (what your agent must achieve, in your own words), then tick with the same agent_name (or listing_id): each tick improves it from your feedback and outcomes.',
+          ['goals'],
         ),
       };
     }

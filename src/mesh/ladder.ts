@@ -15,6 +15,8 @@ import { findListingsByIds } from '../listings/store.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { metered, meteredArgs } from '../metering/run.ts';
 import { resolveSubject } from '../metering/caller.ts';
+import { hostKey } from '../platform/net/host-key.ts';
+import { hostBudgetError } from '../platform/budget/host-budgets.ts';
 import { deposit, fieldOf } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { takeDepositSlot } from '../traces/limits.ts';
@@ -104,6 +106,22 @@ async function stepTargets(ctx: LadderCtx, c: Composition): Promise<Map<string, 
   );
 }
 
+/** Refuses the whole run (429 host_budget, nothing charged) when a partner's host has no outbound request left this hour. */
+async function refuseSpentHosts(ctx: LadderCtx, targets: Map<string, StepTarget>): Promise<void> {
+  const hosts = new Set<string>();
+  for (const t of targets.values()) {
+    try {
+      hosts.add(hostKey(t.endpoint));
+    } catch {
+      // an endpoint that is no URL is refused by the run itself
+    }
+  }
+  for (const host of hosts) {
+    const retryAfterS = await ctx.budgets.noRoomFor(host, 'public');
+    if (retryAfterS !== undefined) throw hostBudgetError(`partner host ${host} has had its outbound requests this hour; retry in ${retryAfterS} s`, retryAfterS, 'composition_id');
+  }
+}
+
 /** Refuses the whole run, before any connection, when a partner's endpoint is one the guarded client would refuse. */
 function refuseBlocked(ctx: LadderCtx, c: Composition, targets: Map<string, StepTarget>): void {
   for (const s of c.steps) {
@@ -163,6 +181,7 @@ export const executeCompose = defineOperation({
     if (!text) throw badRequest('invalid_input', 'input must say something', 'input');
     const targets = await stepTargets(ctx, composition);
     refuseBlocked(ctx, composition, targets);
+    await refuseSpentHosts(ctx, targets);
     // The unit is taken first, in its own transaction: no database connection waits on partners.
     const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result: subject, meter } = await metered(ctx, claims, 'mesh_compose', async (_trx, subject) => subject);
@@ -172,7 +191,7 @@ export const executeCompose = defineOperation({
       runTimeoutMs: ctx.config.composeRunTimeoutMs,
       args: input.arguments ?? {},
       compositionId: composition.composition_id,
-      client: (signal) => ctx.probe.prober.outbound(signal),
+      client: (signal) => ctx.probe.prober.outbound(signal, ctx.budgets.admitter('public')),
       now: () => performance.now(),
     });
     const now = ctx.clock.now();
@@ -189,7 +208,8 @@ export const executeCompose = defineOperation({
       for (let i = 1; i < chain.length; i++) if (chain[i] !== chain[i - 1]) pairs.push([chain[i - 1]!, chain[i]!]);
       for (const [a, b] of pairs) await recordUse(trx, a, b, subject.key, now, `used together in ${composition.composition_id}`);
       const danger: string[] = [];
-      for (const s of failed) {
+      // A step Rollcall held back (the partner host's outbound budget) says nothing about the partner.
+      for (const s of failed.filter((f) => f.reason !== 'host_budget')) {
         const marked = await systemDeposit(trx, { kind: 'listing', listing_id: s.listing_id }, 'danger', COMPOSE_DANGER, now, {
           body: `execute_compose step failed: ${s.reason}`,
           oncePerDay: `compose danger ${s.listing_id} ${subject.key}`,
@@ -230,15 +250,9 @@ export const executeCompose = defineOperation({
       meter,
       next_step: nextStep(
         'deposit_outcome',
-        {
-          listing_id: first.listing_id,
-          ok: first.status === 'ok',
-          quality: first.status === 'ok' ? 1 : 0,
-          body: `Step ${first.step} of composition ${composition.composition_id} ${first.status === 'ok' ? 'answered as planned' : `failed (${first.reason})`} when I ran it.`,
-          from: composition.composition_id,
-          ...(input.agent_name !== undefined ? { agent_name: input.agent_name } : {}),
-        },
-        'Report how the partner\'s answer served you (ok, quality 0..1): it moves its attraction and refills your allowance.',
+        { listing_id: first.listing_id, from: composition.composition_id, ...(input.agent_name !== undefined ? { agent_name: input.agent_name } : {}) },
+        `Report how step ${first.step}'s answer served you: whether it worked (ok), how well (quality, 0..1) and one sentence of your own on what it achieved (body). It moves the partner's attraction and refills your allowance.`,
+        ['ok', 'quality', 'body'],
       ),
     };
   },

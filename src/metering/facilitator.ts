@@ -6,6 +6,7 @@
 import type { Config } from '../config.ts';
 import { AppError } from '../platform/errors.ts';
 import { GuardedClient, OutboundError } from '../platform/net/guarded-client.ts';
+import { hostBudgetError, type HostBudgets } from '../platform/budget/host-budgets.ts';
 import { policyFor } from '../platform/net/address-policy.ts';
 import type { Logger } from '../platform/log.ts';
 
@@ -63,12 +64,14 @@ const unavailable = (what: string) =>
 
 const badAnswer = (what: string) => new AppError(502, 'facilitator_error', `the x402 facilitator gave no usable answer (${what}); nothing was charged and the call did not run`);
 
-async function post(config: Config, log: Logger, path: 'verify' | 'settle', body: FacilitatorRequest): Promise<Record<string, unknown>> {
+/** A facilitator call: its requests count against the facilitator host's outbound budget (the operator's own work). */
+async function post(config: Config, log: Logger, budgets: HostBudgets, path: 'verify' | 'settle', body: FacilitatorRequest): Promise<Record<string, unknown>> {
   const url = `${config.x402.facilitatorUrl}/${path}`;
   let res: Awaited<ReturnType<GuardedClient['fetch']>>;
   try {
-    res = await clientFor(config).fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    res = await clientFor(config).fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body), admit: budgets.admitter('owner') });
   } catch (err) {
+    if (err instanceof OutboundError && err.reason === 'host_budget') throw hostBudgetError(`${err.message}; nothing was charged and the call did not run`, budgets.hourRetryAfterS());
     const reason = err instanceof OutboundError ? err.reason : 'unreachable';
     log.warn({ facilitator: config.x402.facilitatorUrl, path, reason }, 'x402 facilitator unreachable');
     throw unavailable(reason === 'timeout' ? `no answer within ${config.x402.timeoutMs} ms` : reason);
@@ -89,16 +92,16 @@ async function post(config: Config, log: Logger, path: 'verify' | 'settle', body
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : undefined);
 
 /** Asks the facilitator whether a payment is valid for the requirements (no funds move). */
-export async function verifyPayment(config: Config, log: Logger, body: FacilitatorRequest): Promise<VerifyResponse> {
-  const json = await post(config, log, 'verify', body);
+export async function verifyPayment(config: Config, log: Logger, budgets: HostBudgets, body: FacilitatorRequest): Promise<VerifyResponse> {
+  const json = await post(config, log, budgets, 'verify', body);
   // A verdict counts whatever the status (some facilitators answer an invalid payment with 400).
   if (typeof json.isValid !== 'boolean') throw badAnswer('/verify said neither valid nor invalid');
   return { isValid: json.isValid, invalidReason: text(json.invalidReason) ?? (json.isValid ? undefined : 'invalid_payment'), payer: text(json.payer) };
 }
 
 /** Asks the facilitator to execute a verified payment. */
-export async function settlePayment(config: Config, log: Logger, body: FacilitatorRequest): Promise<SettleResponse> {
-  const json = await post(config, log, 'settle', body);
+export async function settlePayment(config: Config, log: Logger, budgets: HostBudgets, body: FacilitatorRequest): Promise<SettleResponse> {
+  const json = await post(config, log, budgets, 'settle', body);
   if (typeof json.success !== 'boolean') throw badAnswer('/settle said neither success nor failure');
   return {
     success: json.success,

@@ -64,7 +64,7 @@ export async function payAndRun<T>(ctx: Ctx, subject: Subject, event: EventId, n
   let done: { meter: MeteredResult<T>['meter']; paid: boolean; result: T };
   let payer: string | undefined;
   try {
-    const verdict = await verifyPayment(ctx.config, ctx.log, request);
+    const verdict = await verifyPayment(ctx.config, ctx.log, ctx.budgets, request);
     if (!verdict.isValid) {
       throw paymentError('payment_invalid', `the x402 facilitator refused the payment: ${verdict.invalidReason}`, offer, { ...extras, reason: verdict.invalidReason }, 'payment_proof');
     }
@@ -90,7 +90,7 @@ export async function payAndRun<T>(ctx: Ctx, subject: Subject, event: EventId, n
     });
   let settlement: SettleResponse;
   try {
-    settlement = await settlePayment(ctx.config, ctx.log, request);
+    settlement = await settlePayment(ctx.config, ctx.log, ctx.budgets, request);
   } catch (err) {
     await giveBack('settle_unknown', err instanceof AppError ? err.code : 'unexpected_settle_error');
     throw err instanceof AppError ? unsettled(err) : err;
@@ -156,9 +156,9 @@ export async function payForPurchase(ctx: Ctx, subject: Subject, charge: Purchas
   const request: FacilitatorRequest = { x402Version: decoded.version, paymentPayload: decoded.payment, paymentRequirements: decoded.requirements };
   let settlement: SettleResponse;
   try {
-    const verdict = await verifyPayment(ctx.config, ctx.log, request);
+    const verdict = await verifyPayment(ctx.config, ctx.log, ctx.budgets, request);
     if (!verdict.isValid) throw paymentError('payment_invalid', `the x402 facilitator refused the payment: ${verdict.invalidReason}`, offer, { ...extras, reason: verdict.invalidReason }, 'payment_proof');
-    settlement = await settlePayment(ctx.config, ctx.log, request);
+    settlement = await settlePayment(ctx.config, ctx.log, ctx.budgets, request);
   } catch (err) {
     await releasePayment(ex, hash);
     throw err;

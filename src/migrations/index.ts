@@ -26,6 +26,7 @@ import { m0022 } from './0022_funnel_founding.ts';
 import { m0023 } from './0023_survey_answers.ts';
 import { m0025 } from './0025_economics.ts';
 import { m0026 } from './0026_ownership.ts';
+import { m0027 } from './0027_budget_counters.ts';
 
 export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0001_listings_and_changes': m0001(db),
@@ -52,4 +53,5 @@ export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0023_survey_answers': m0023(),
   '0025_economics': m0025(),
   '0026_ownership': m0026(),
+  '0027_budget_counters': m0027(),
 });

@@ -12,6 +12,7 @@ import type { Metrics } from './metrics.ts';
 import type { Redis } from 'ioredis';
 import { invalidInput } from './errors.ts';
 import { COUNTERS, toolCounter, type UsageCounters } from './usage/counters.ts';
+import type { HostBudgets } from './budget/host-budgets.ts';
 
 /** What every operation may use: injected once per process. Domains add their runtime objects beside these. */
 export interface BaseServices {
@@ -24,6 +25,8 @@ export interface BaseServices {
   redis?: Redis;
   /** What the service serves (requests, tool calls, probe fetches), counted in memory and flushed per day. */
   usage: UsageCounters;
+  /** Per-host budgets of outbound requests and new listings, shared by every instance. */
+  budgets: HostBudgets;
 }
 
 /** Who is calling (DESIGN.md "Caller identity"). */

@@ -2,7 +2,10 @@
 // 8.2): the one junk check for every domain that takes free text (feedback bodies and survey
 // answers, trace notes, co-signs). Pure and domain-free, so every door applies the same rule; the
 // length and word-count minimums stay with each caller, since a trace note and a feedback
-// sentence need different amounts of text.
+// sentence need different amounts of text. A text that still holds an example's `<placeholder>` is
+// not real either (refusePlaceholder).
+
+import { badRequest } from './errors.ts';
 
 /** Words of a text: runs of letters, marks and digits; in scripts written without spaces, every two characters count as a word. */
 export function words(text: string): string[] {
@@ -60,4 +63,20 @@ export function junkReason(text: string, sentence = false): string | undefined {
   const mostlyMashed = latin.length >= 3 ? mashed.length * 2 >= latin.length : !sentence && latin.length > 0 && mashed.length === latin.length;
   if (mostlyMashed) return 'the text looks like random key presses';
   return undefined;
+}
+
+/**
+ * An unfilled template slot such as `<one honest sentence about the demo>` or `<listing_id>`: angle
+ * brackets around words joined by spaces or underscores (a markup tag such as `<br>` or
+ * `<a href="...">` is not one). A text holding one was sent as Rollcall's own example, unchanged.
+ */
+const SLOT = /<[\p{L}][\p{L}\p{N}'’,:.()-]*(?:[ _][\p{L}\p{N}'’,:.()-]+)+>/u;
+
+/** The first unfilled `<placeholder>` of a text, if any. */
+export const placeholderIn = (text: string): string | undefined => SLOT.exec(text)?.[0];
+
+/** The 400 of a text that still holds a template slot: which part to replace, and with what. */
+export function refusePlaceholder(text: string, field: string, what: string): void {
+  const slot = placeholderIn(text);
+  if (slot !== undefined) throw badRequest('placeholder_text', `${field}: ${JSON.stringify(slot)} is a placeholder from an example: replace it with ${what}. Nothing was recorded.`, field, { placeholder: slot });
 }

@@ -15,6 +15,7 @@ import type { ProbeRuntime } from './runtime.ts';
 import type { ProbeReport } from './prober.ts';
 import { applyProbe } from './apply.ts';
 import { loadProbeState } from './store.ts';
+import { ownerOf } from '../owners/store.ts';
 
 export function nextProbeDelayMs(config: Config, failuresInRow: number): number {
   const interval = config.probeIntervalH * HOUR_MS;
@@ -59,9 +60,24 @@ export class ProbeJob implements JobHandler {
   private readonly claimedRows = new Map<string, ListingRow | null>();
 
   constructor(
-    private readonly services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics'>,
+    private readonly services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics' | 'budgets'>,
     private readonly probe: Pick<ProbeRuntime, 'prober' | 'metrics'>,
   ) {}
+
+  /**
+   * The host's outbound budget has no room this hour: the job waits for the next one in its queue,
+   * the listing keeps its lane (lane_reason host_budget says why it waits), nothing counts as a failure.
+   */
+  private async deferForBudget(lease: Lease, row: ListingRow, shownProbing: boolean, retryAfterS: number): Promise<void> {
+    const { db, clock, metrics } = this.services;
+    const now = clock.now();
+    await inTransaction(db.kysely, async (trx) => {
+      if (!(await stillHeld(trx, lease))) return;
+      await updateListing(trx, row.id, { ...(shownProbing ? { lane: row.lane } : {}), lane_reason: 'host_budget' }, iso(now));
+      await completeJob(trx, lease, iso(new Date(now.getTime() + retryAfterS * 1000)), lease.attempts, iso(now), hostKey(row.url));
+    });
+    metrics.jobs.inc({ kind: lease.kind, result: 'host_budget' });
+  }
 
   /** In the claim's transaction: the claimed listings show `probing` (one write for the batch). */
   async claimed(trx: Executor, leases: Lease[]): Promise<void> {
@@ -80,14 +96,22 @@ export class ProbeJob implements JobHandler {
     this.claimedRows.delete(key);
     if (!row) return removeJob(db.kysely, lease.id);
     const shownProbing = row.lane === 'queued' || row.lane === 'failed';
+    // Every request of the probe counts against its host's hourly budget; a claimed listing's
+    // probes are its owner's own work, which public work cannot crowd out (host-budgets.ts).
+    const { budgets } = this.services;
+    const share = budgets.limits.requestsPerHour > 0 && (await ownerOf(db.kysely, id))?.lapsed_at === null ? 'owner' : 'public';
+    const noRoom = await budgets.noRoomFor(hostKey(row.url), share);
+    if (noRoom !== undefined) return this.deferForBudget(lease, row, shownProbing, noRoom);
     const stopTimer = probeMetrics.probeSeconds.startTimer();
     const report = await prober.probe(row.url, {
       hint: row.kind,
       takenByOther: (url) => spellingOwnedByOther(db.kysely, url, id),
       signal: AbortSignal.any([stopping, AbortSignal.timeout(config.probeDeadlineS * 1000)]),
       onPhase: (phase, ms) => probeMetrics.phaseSeconds.observe({ phase }, ms / 1000),
+      admit: budgets.admitter(share),
     });
     stopTimer();
+    if (report.reason === 'host_budget' && !stopping.aborted) return this.deferForBudget(lease, row, shownProbing, budgets.hourRetryAfterS());
     if (stopping.aborted) {
       // Cut short by shutdown: the failure is ours, not the listing's. Nothing is applied, and the
       // lane shows what it showed before this probe began.

@@ -86,8 +86,17 @@ export class OffThreadProber extends Prober {
       return;
     }
     // Counted whether or not the work is still awaited here: they were made all the same.
-    if (m.type !== 'ask') for (let i = 0; i < m.fetches; i++) this.onFetch?.();
+    if (m.type !== 'ask' && m.type !== 'admit') for (let i = 0; i < m.fetches; i++) this.onFetch?.();
     const p = this.pending.get(m.id);
+    if (m.type === 'admit') {
+      // The thread asks only for work given an admit hook: without one, the work is gone.
+      const admit = p?.options.admit;
+      void (admit ? admit(m.host) : Promise.reject(new Error('the probe was cut short'))).then(
+        () => this.send({ type: 'admitted', question: m.question }),
+        (err: Error) => this.send({ type: 'admitted', question: m.question, refused: err.message }),
+      );
+      return;
+    }
     if (!p) return;
     if (m.type === 'ask') {
       const ask = p.options.takenByOther;
@@ -139,12 +148,12 @@ export class OffThreadProber extends Prober {
   }
 
   override probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
-    return this.onThread((id) => ({ type: 'probe', id, url, hint: options.hint, ask: Boolean(options.takenByOther) }), options, () => super.probe(url, options));
+    return this.onThread((id) => ({ type: 'probe', id, url, hint: options.hint, ask: Boolean(options.takenByOther), admit: Boolean(options.admit) }), options, () => super.probe(url, options));
   }
 
   /** check_liveness's handshake goes to the thread too: one host's requests share one cap there. */
-  override liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}): Promise<Liveness> {
-    return this.onThread((id) => ({ type: 'liveness', id, url, kind }), options, () => super.liveness(url, kind, options));
+  override liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal' | 'admit'> = {}): Promise<Liveness> {
+    return this.onThread((id) => ({ type: 'liveness', id, url, kind, admit: Boolean(options.admit) }), options, () => super.liveness(url, kind, options));
   }
 
   /** Sends work to the thread (or runs it `here` when there is none); the caller's signal aborts it there. */

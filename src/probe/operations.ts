@@ -14,7 +14,8 @@ import type { ProbeReport } from './prober.ts';
 import type { ProbeCtx } from './runtime.ts';
 import { loadProbeState, saveProbeState } from './store.ts';
 import { probeFields } from './view.ts';
-import { onDemandProbe } from './on-demand.ts';
+import { hostBudgetSpent, onDemandProbe } from './on-demand.ts';
+import { actsFor } from '../owners/caller.ts';
 import { probeJobId } from './scheduler.ts';
 
 export const rubricUrl = (ctx: Pick<Ctx, 'config'>) => `${ctx.config.publicBaseUrl}/api/score/rubric`;
@@ -48,9 +49,10 @@ export function reportBody(ctx: Pick<Ctx, 'config'>, url: string, report: ProbeR
 
 const urlInput = z.string().min(1).max(MAX_URL_LENGTH).describe('An agent card URL or an MCP server URL.');
 
-/** A full probe of an already normalized URL, within the caller's budget. */
+/** A full probe of an already normalized URL, within the caller's and the host's budgets. */
 async function freshReport(ctx: ProbeCtx, url: string) {
-  const report = await onDemandProbe(ctx, (signal) => ctx.probe.prober.probe(url, { hint: guessKind(url, false), signal }));
+  const report = await onDemandProbe(ctx, { url, share: 'public' }, (signal, admit) => ctx.probe.prober.probe(url, { hint: guessKind(url, false), signal, admit }));
+  if (report.reason === 'host_budget') throw hostBudgetSpent(ctx, url);
   return reportBody(ctx, url, report, iso(ctx.clock.now()));
 }
 
@@ -125,17 +127,21 @@ export const checkLiveness = defineOperation({
     if (input.listing_id === undefined && input.url === undefined) throw badRequest('invalid_input', 'listing_id or url is required', 'listing_id');
     if (input.listing_id === undefined) {
       const url = normalizeListingUrl(input.url!);
-      const result = await onDemandProbe(ctx, (signal) => ctx.probe.prober.liveness(url, guessKind(url, false), { signal }));
+      const result = await onDemandProbe(ctx, { url, share: 'public' }, (signal, admit) => ctx.probe.prober.liveness(url, guessKind(url, false), { signal, admit }));
+      if (result.reason === 'host_budget') throw hostBudgetSpent(ctx, url);
       return { ok: true as const, url, alive: result.ok, reason: result.reason, detail: result.detail, latency_ms: result.latencyMs, target: result.target };
     }
     const row = await requireListing(ctx, input.listing_id);
-    return onDemandProbe(ctx, async (signal) => {
+    // The owner checking its own listing is owner's work: the share of the budget strangers cannot use.
+    const share = (await actsFor(ctx, row.id)) ? 'owner' : 'public';
+    return onDemandProbe(ctx, { url: row.url, share }, async (signal, admit) => {
       // A listing's probe fields are written only under its probe job's lease: the check takes the
       // lease for its short run, or, while a scheduled probe holds it, answers without writing.
       const lease = await claimJob(ctx.db, probeJobId(row.id), ctx.clock.now(), ctx.config.jobLeaseS * 1000);
       let released = false;
       try {
-        const result = await ctx.probe.prober.liveness(row.url, row.kind, { signal });
+        const result = await ctx.probe.prober.liveness(row.url, row.kind, { signal, admit });
+        if (result.reason === 'host_budget') throw hostBudgetSpent(ctx, row.url);
         const now = iso(ctx.clock.now());
         const handshake = result.ok ? 'ok' : result.reason === 'auth_required' ? 'auth_required' : 'failed';
         const updated = !lease

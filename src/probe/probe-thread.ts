@@ -4,7 +4,7 @@
 // It writes nothing and knows no database: the one question a probe asks the service (does
 // another listing own this URL?) is sent back to the main thread and answered there.
 import { parentPort, workerData } from 'node:worker_threads';
-import { tableResolver } from '../platform/net/guarded-client.ts';
+import { OutboundError, tableResolver } from '../platform/net/guarded-client.ts';
 import { createProber } from './factory.ts';
 import type { ProbePhase } from './prober.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
@@ -30,7 +30,16 @@ const untold = () => {
 
 const running = new Map<number, AbortController>();
 const asked = new Map<number, (owner: string | undefined) => void>();
+const admissions = new Map<number, (refused: string | undefined) => void>();
 let nextQuestion = 0;
+
+/** Each request asks the service whether its host's budget has room (the budget's count is the service's). */
+const admitFor = (id: number) => (host: string) =>
+  new Promise<void>((resolve, reject) => {
+    const question = nextQuestion++;
+    admissions.set(question, (refused) => (refused === undefined ? resolve() : reject(new OutboundError('host_budget', refused))));
+    send({ type: 'admit', id, question, host });
+  });
 const send = (message: FromThread) => port.postMessage(message);
 
 /** Runs one piece of work that the service can abort by its id; a throw goes back as `failed`. */
@@ -46,7 +55,7 @@ async function run(id: number, work: (signal: AbortSignal) => Promise<FromThread
   }
 }
 
-function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined, ask: boolean): Promise<void> {
+function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined, ask: boolean, admit: boolean): Promise<void> {
   const takenByOther = ask
     ? (other: string) =>
         new Promise<string | undefined>((resolve) => {
@@ -57,23 +66,26 @@ function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined, ask: 
     : undefined;
   return run(id, async (signal) => {
     const phases: [ProbePhase, number][] = [];
-    const report = await prober.probe(url, { hint, takenByOther, signal, onPhase: (phase, ms) => phases.push([phase, ms]) });
+    const report = await prober.probe(url, { hint, takenByOther, signal, onPhase: (phase, ms) => phases.push([phase, ms]), ...(admit ? { admit: admitFor(id) } : {}) });
     return { type: 'done', id, report, phases, fetches: untold() };
   });
 }
 
 /** check_liveness's handshake, here so that it shares this client's cap per host with the probes. */
-function liveness(id: number, url: string, kind: 'agent' | 'mcp'): Promise<void> {
-  return run(id, async (signal) => ({ type: 'alive', id, result: await prober.liveness(url, kind, { signal }), fetches: untold() }));
+function liveness(id: number, url: string, kind: 'agent' | 'mcp', admit: boolean): Promise<void> {
+  return run(id, async (signal) => ({ type: 'alive', id, result: await prober.liveness(url, kind, { signal, ...(admit ? { admit: admitFor(id) } : {}) }), fetches: untold() }));
 }
 
 port.on('message', (m: ToThread) => {
-  if (m.type === 'probe') void probe(m.id, m.url, m.hint, m.ask);
-  else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind);
+  if (m.type === 'probe') void probe(m.id, m.url, m.hint, m.ask, m.admit);
+  else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind, m.admit);
   else if (m.type === 'abort') running.get(m.id)?.abort();
   else if (m.type === 'answer') {
     asked.get(m.question)?.(m.owner);
     asked.delete(m.question);
+  } else if (m.type === 'admitted') {
+    admissions.get(m.question)?.(m.refused);
+    admissions.delete(m.question);
   }
 });
 send({ type: 'ready' });

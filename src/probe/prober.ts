@@ -77,6 +77,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** Told how long each phase took (for /metrics). */
   onPhase?: (phase: ProbePhase, ms: number) => void;
+  /** Asked before each request with the host's key; throws when the host's outbound budget has no room. */
+  admit?: (host: string) => Promise<void>;
 }
 
 type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
@@ -123,7 +125,9 @@ export class Prober {
   }
 
   private run(options: ProbeOptions): ProbeRun {
-    const bound = withSignal(this.client, options.signal);
+    const signaled = withSignal(this.client, options.signal);
+    const admit = options.admit;
+    const bound: Fetcher = admit ? { fetch: (url, init = {}) => signaled.fetch(url, { ...init, admit: init.admit ?? admit }) } : signaled;
     const listener = this.onFetch;
     const counted: Fetcher = listener
       ? {
@@ -147,15 +151,17 @@ export class Prober {
   }
 
   /**
-   * The guarded client bound to `signal` (a caller's deadline), for calls other domains make to a
-   * listing's endpoint (execute_compose): the same address policy, limits and User-Agent as probes.
+   * The guarded client bound to `signal` (a caller's deadline) and to a host budget (`admit`), for
+   * calls other domains make to a listing's endpoint (execute_compose, proofs of control): the same
+   * address policy, limits and User-Agent as probes.
    */
-  outbound(signal?: AbortSignal): Fetcher {
-    return withSignal(this.client, signal);
+  outbound(signal?: AbortSignal, admit?: (host: string) => Promise<void>): Fetcher {
+    const bound = withSignal(this.client, signal);
+    return admit ? { fetch: (url, init = {}) => bound.fetch(url, { ...init, admit: init.admit ?? admit }) } : bound;
   }
 
   /** Only the handshake, for check_liveness: is it still answering its protocol? */
-  liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal'> = {}): Promise<Liveness> {
+  liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal' | 'admit'> = {}): Promise<Liveness> {
     return this.run(options).liveness(url, kind);
   }
 

@@ -10,7 +10,7 @@ import { probeJobId } from './scheduler.ts';
 
 /** false when the job is not due yet, held by another instance, or gone (retired, a duplicate). */
 export async function probeListingHere(
-  services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics'>,
+  services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics' | 'budgets'>,
   probe: Pick<ProbeRuntime, 'prober' | 'metrics'>,
   listingId: string,
   stopping: AbortSignal,

@@ -9,11 +9,13 @@ export interface ThreadSetup {
   hosts?: Record<string, string[]>;
 }
 
+/** `admit`: each request of the work asks the service first (its host budget). */
 export type ToThread =
-  | { type: 'probe'; id: number; url: string; hint?: 'agent' | 'mcp'; ask: boolean }
-  | { type: 'liveness'; id: number; url: string; kind: 'agent' | 'mcp' }
+  | { type: 'probe'; id: number; url: string; hint?: 'agent' | 'mcp'; ask: boolean; admit: boolean }
+  | { type: 'liveness'; id: number; url: string; kind: 'agent' | 'mcp'; admit: boolean }
   | { type: 'abort'; id: number }
-  | { type: 'answer'; question: number; owner: string | undefined };
+  | { type: 'answer'; question: number; owner: string | undefined }
+  | { type: 'admitted'; question: number; refused?: string };
 
 /** `fetches`: the thread's fetches since its previous message, whichever work made them. */
 export type FromThread =
@@ -21,4 +23,5 @@ export type FromThread =
   | { type: 'done'; id: number; report: ProbeReport; phases: [ProbePhase, number][]; fetches: number }
   | { type: 'alive'; id: number; result: Liveness; fetches: number }
   | { type: 'failed'; id: number; message: string; fetches: number }
-  | { type: 'ask'; id: number; question: number; url: string };
+  | { type: 'ask'; id: number; question: number; url: string }
+  | { type: 'admit'; id: number; question: number; host: string };

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type Fetcher, OutboundError, sameOriginOnly } from '../platform/net/guarded-client.ts';
 import { TxtLookupError } from '../platform/net/txt.ts';
+import { hostBudgetError } from '../platform/budget/host-budgets.ts';
 import { iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { findListingById, updateListing } from '../listings/store.ts';
@@ -51,13 +52,11 @@ export function claimDnsName(url: string): string | undefined {
   return isIP(host) ? undefined : `${CLAIM_DNS_LABEL}.${host}`;
 }
 
-const fetchFailure = (method: ClaimMethod, where: string, err: unknown): ProofLook => ({
-  method,
-  where,
-  found: false,
-  failed: true,
-  detail: err instanceof OutboundError ? `${err.reason}: ${err.message}` : `the request failed: ${err instanceof Error ? err.message : String(err)}`,
-});
+/** A fetch that failed; a host whose outbound budget ran out is rethrown (lookForProof makes it the caller's 429). */
+function fetchFailure(method: ClaimMethod, where: string, err: unknown): ProofLook {
+  if (err instanceof OutboundError && err.reason === 'host_budget') throw err;
+  return { method, where, found: false, failed: true, detail: err instanceof OutboundError ? `${err.reason}: ${err.message}` : `the request failed: ${err instanceof Error ? err.message : String(err)}` };
+}
 
 async function wellKnown(client: Fetcher, target: ClaimTarget, proof: string): Promise<ProofLook> {
   const where = claimFileUrl(target.url);
@@ -138,6 +137,7 @@ async function agentCard(client: Fetcher, target: ClaimTarget, proof: string): P
 
 async function mcpCard(client: Fetcher, target: ClaimTarget, proof: string): Promise<ProofLook> {
   const hs = await mcpHandshake(client, target.url);
+  if (hs.error?.reason === 'host_budget') throw hs.error;
   if (!hs.spokeJsonRpc && !hs.ok) return { method: 'card', where: target.url, found: false, failed: true, detail: `the MCP handshake did not complete: ${hs.detail ?? 'no answer'}` };
   const found = hs.claim === proof;
   return {
@@ -149,16 +149,26 @@ async function mcpCard(client: Fetcher, target: ClaimTarget, proof: string): Pro
   };
 }
 
-/** Looks for `proof` by one method. Never throws: a failure is a look that says what happened. */
+/**
+ * Looks for `proof` by one method: a failure is a look that says what happened. Only a host whose
+ * outbound budget ran out throws: the 429 host_budget, for the caller to retry.
+ */
 export async function lookForProof(ctx: ClaimCtx, target: ClaimTarget, proof: string, method: ClaimMethod): Promise<ProofLook> {
-  const client = sameOriginOnly(ctx.probe.prober.outbound());
-  switch (method) {
-    case 'well_known':
-      return wellKnown(client, target, proof);
-    case 'dns_txt':
-      return dnsTxt(ctx, target, proof);
-    case 'card':
-      return target.kind === 'agent' ? agentCard(client, target, proof) : mcpCard(client, target, proof);
+  // Proofs of control are owners' work: the share of a host's budget strangers cannot use up.
+  const client = sameOriginOnly(ctx.probe.prober.outbound(undefined, ctx.budgets.admitter('owner')));
+  try {
+    switch (method) {
+      case 'well_known':
+        return await wellKnown(client, target, proof);
+      case 'dns_txt':
+        return await dnsTxt(ctx, target, proof);
+      case 'card':
+        return await (target.kind === 'agent' ? agentCard(client, target, proof) : mcpCard(client, target, proof));
+    }
+  } catch (err) {
+    if (!(err instanceof OutboundError) || err.reason !== 'host_budget') throw err;
+    const retryAfterS = ctx.budgets.hourRetryAfterS();
+    throw hostBudgetError(`${err.message}; the proof was not looked for`, retryAfterS, 'claim_id');
   }
 }
 

@@ -6,6 +6,7 @@
 // through the guarded client and writes each result in a short transaction of its own.
 import type { JobHandler, PeriodicTask } from '../platform/jobs/runner.ts';
 import { iso } from '../platform/clock.ts';
+import { AppError } from '../platform/errors.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { completeJob, releaseLease, scheduleJob, stillHeld, type JobSpec, type Lease } from '../platform/jobs/store.ts';
 import type { Config } from '../config.ts';
@@ -42,8 +43,15 @@ export class ClaimRecheckJob implements JobHandler {
       }
       const listing = await findListingById(db.kysely, owner.listing_id);
       if (!listing) continue;
-      const look = await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method);
-      if ((await recordRecheck(db.kysely, owner.listing_id, look.found, clock.now())).lapsed) lapsed++;
+      let found: boolean;
+      try {
+        found = (await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method)).found;
+      } catch (err) {
+        // The host's outbound budget has no room: this proof waits for a later run.
+        if (err instanceof AppError && err.code === 'host_budget') continue;
+        throw err;
+      }
+      if ((await recordRecheck(db.kysely, owner.listing_id, found, clock.now())).lapsed) lapsed++;
     }
     if (due.length) log.info({ checked: due.length, lapsed }, 'owner proofs checked again');
     const now = clock.now();

@@ -29,6 +29,8 @@ interface Action {
   args: Record<string, unknown>;
   gain: string;
   why: string;
+  /** Fields the caller writes itself (its rating and sentence), left out of `args`. */
+  needs?: string[];
 }
 
 export const getIncentives = defineOperation({
@@ -87,12 +89,13 @@ export const getIncentives = defineOperation({
       actions.push({
         do: 'leave real feedback (a 1-5 rating and one honest sentence)',
         tool: 'leave_feedback',
-        args: { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' },
+        args: { listing_id: row.id, agent_name: row.name },
+        needs: ['rating', 'body'],
         gain: `rank +${RANK_DELTA.founding_verified - RANK_DELTA[badge]} with a founding seat (badge founding_verified) while seats last${left.get('leave_feedback') ? ', and one leave_feedback refill' : ''}`,
         why: `badge ${badge} has rank_delta ${RANK_DELTA[badge]}`,
       });
     } else if (left.get('leave_feedback')) {
-      actions.push({ do: 'leave real feedback', tool: 'leave_feedback', args: { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' }, gain: 'one free unit of improve_kernel, run_loop_tick, mesh_match, collab_session_open', why: `${left.get('leave_feedback')} leave_feedback refill(s) left today` });
+      actions.push({ do: 'leave real feedback', tool: 'leave_feedback', args: { listing_id: row.id, agent_name: row.name }, needs: ['rating', 'body'], gain: 'one free unit of improve_kernel, run_loop_tick, mesh_match, collab_session_open', why: `${left.get('leave_feedback')} leave_feedback refill(s) left today` });
     }
     if (talk.required && (!talk.active || talk.mode === 'grace')) {
       actions.push({ do: 'check in on talk (POST /api/talk with the owner token)', tool: null, args: { listing_id: row.id }, gain: 'stays Live (no check-in after the grace makes it dormant and drops it from the active list)', why: talk.reason });
@@ -101,10 +104,10 @@ export const getIncentives = defineOperation({
       actions.push({ do: `endorse a Live partner (${unendorsed.length} not endorsed today)`, tool: 'endorse', args: { listing_id: row.id, partner_listing_id: unendorsed[0]!.listing_id }, gain: 'one free unit of mesh_match and collab_session_step, and attraction on the pair', why: `${left.get('endorse')} endorse refill(s) left today` });
     }
     if (left.get('leave_trace')) {
-      actions.push({ do: 'leave a real trace', tool: 'leave_trace', args: { listing_id: row.id, kind: 'attraction', body: '<what worked>' }, gain: 'one free unit of mesh_match and network_sense; attraction raises trail strength, part of rank', why: `${left.get('leave_trace')} leave_trace refill(s) left today` });
+      actions.push({ do: 'leave a real trace', tool: 'leave_trace', args: { listing_id: row.id, kind: 'attraction' }, needs: ['body'], gain: 'one free unit of mesh_match and network_sense; attraction raises trail strength, part of rank', why: `${left.get('leave_trace')} leave_trace refill(s) left today; body: a few words of your own on what worked` });
     }
     if (left.get('deposit_outcome')) {
-      actions.push({ do: 'deposit an outcome after a value tool', tool: 'deposit_outcome', args: { listing_id: row.id, ok: true, quality: 0.8, body: '<what the run achieved>' }, gain: 'one free unit of improve_kernel, run_loop_tick, collab_session_step; raises network value', why: `${left.get('deposit_outcome')} deposit_outcome refill(s) left today (only after a value tool that day)` });
+      actions.push({ do: 'deposit an outcome after a value tool', tool: 'deposit_outcome', args: { listing_id: row.id }, needs: ['ok', 'quality', 'body'], gain: 'one free unit of improve_kernel, run_loop_tick, collab_session_step; raises network value', why: `${left.get('deposit_outcome')} deposit_outcome refill(s) left today (only after a value tool that day); say whether the run worked (ok), how well (quality, 0-1) and what it achieved (body)` });
     }
 
     // The next call names a tool that exists with valid arguments: the listing's refills, read as

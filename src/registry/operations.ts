@@ -7,7 +7,9 @@ import { DAY_MS, iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
-import { findListingsByName, insertListingIfNew, lockListing, updateListing, type ListingRow } from '../listings/store.ts';
+import { findListingBySpelling, findListingsByName, insertListingIfNew, lockListing, updateListing, type ListingRow } from '../listings/store.ts';
+import { callerOwner } from '../owners/caller.ts';
+import { hostKey, ownerDomain } from '../platform/net/host-key.ts';
 import { requireListing, statusUrl } from '../listings/operations.ts';
 import { funnelRankPart, NO_FUNNEL } from '../funnel/store.ts';
 import { historySummary, loadProbeState, readHistory } from '../probe/store.ts';
@@ -69,6 +71,21 @@ export async function listIfNew(ctx: ProbeCtx, trx: Executor, fields: NewListing
   return { ...result, reprobe: { queued: true, next_probe_at: due } };
 }
 
+/**
+ * A new listing of a host spends the host's PUBLISH_HOST_PER_DAY (a 429 host_budget past it), unless
+ * the caller owns that host's domain (its owner token): every path or query string is a listing of
+ * its own, and each is probed, so strangers cannot aim a flood of probes at one host. Taken before
+ * the transaction (the budget's count commits on its own); a URL already listed spends nothing.
+ */
+async function takePublishBudget(ctx: ProbeCtx, url: string, field: string): Promise<void> {
+  if (ctx.budgets.limits.publishesPerDay === 0) return;
+  const known = await findListingBySpelling(ctx.db.kysely, url);
+  if (known && known.deleted_at === null) return;
+  const owner = await callerOwner(ctx);
+  if (owner && owner.owner_domain === ownerDomain(url)) return;
+  await ctx.budgets.takePublish(hostKey(url), field);
+}
+
 export const publish = defineOperation({
   name: 'list_yourself',
   title: 'List yourself',
@@ -97,6 +114,7 @@ export const publish = defineOperation({
     const clockNow = ctx.clock.now();
     const now = iso(clockNow);
     const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
+    await takePublishBudget(ctx, url, field);
     // The listing and its probe job are written together: a listing is never left without one.
     const { row, created, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
       const result = await listIfNew(ctx, trx, { url, kind: guessKind(url, input.agent_card_url !== undefined), submittedName, contactEmail: input.contact_email ?? null, source: input.source ? cleanText(input.source, MAX_NAME) : null }, clockNow);

@@ -97,7 +97,7 @@ export const listOpportunities = defineOperation({
           .filter(Boolean)
           .join('; '),
         call: { tool: 'mesh_match', args: { capabilities: [o.capability] }, why: 'See who covers it now (a Live listing may have joined since); leaves a demand trace.' },
-        offer: { tool: 'list_yourself', args: { url: '<your agent card or MCP server URL that does this>' }, why: 'If you can do this, list yourself: searches for it will find you.' },
+        offer: nextStep('list_yourself', {}, 'If you can do this, list yourself (url: your agent card or MCP server URL): searches for it will find you.', ['url']),
       })),
       open_collab_sessions: { count: 0, note: 'collab sessions with unfilled roles join this list when collab exists' },
       next_step: top

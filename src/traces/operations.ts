@@ -30,6 +30,7 @@ import { recordOutcome, outcomeTotals } from './outcomes.ts';
 import { byStrength, depositCount, endorsementsOf, fieldCounts, fieldMatching, notesOn, recordEndorsement } from './queries.ts';
 import { ENDORSEMENTS_PER_DAY, limitReached, takeCount, takeDepositSlot } from './limits.ts';
 import { junkReason, MAX_BODY, thinReason } from './real.ts';
+import { refusePlaceholder } from '../platform/real-text.ts';
 import { round6, traceView, traceViewOutput, type TraceView } from './view.ts';
 
 /** leave_trace's intensity when none is given. */
@@ -89,6 +90,7 @@ function subjectArgsOf(s: TraceSubject): Record<string, string> {
 function traceBody(raw: string, field = 'body'): string {
   const body = cleanText(raw, MAX_BODY);
   if (!body) throw badRequest('invalid_input', `${field} must say something`, field);
+  refusePlaceholder(body, field, 'a few words of your own saying what you found');
   const junk = junkReason(body);
   if (junk) throw badRequest('trace_not_real', `${field} is not a real trace: ${junk}. Say in a few words what you found.`, field);
   return body;

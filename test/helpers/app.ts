@@ -56,6 +56,9 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_READ_PER_MIN: '0',
     RATE_LIMIT_WRITE_PER_MIN: '0',
+    // Tests list many paths of one host; the per-host budgets are tested where they are switched on.
+    PROBE_HOST_PER_HOUR: '0',
+    PUBLISH_HOST_PER_DAY: '0',
     JOB_TICK_S: '0', // tests drive app.jobs.tick() themselves
     ...store.env,
     DATABASE_URL: undefined,

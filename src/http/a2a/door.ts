@@ -19,9 +19,10 @@ import type { AnyOperation, BaseServices } from '../../platform/operation.ts';
 import { DbTaskStore } from '../../a2a/task-store.ts';
 import { requestCtx } from '../context.ts';
 import { toAppError } from '../errors.ts';
+import { limitHeaders, type RequestLimits } from '../rate-limit.ts';
 import { hostAllowed, originAllowed } from '../origin.ts';
 import { matchesEtag } from '../response-cache.ts';
-import { buildToolList, MCP_PATHS } from '../mcp.ts';
+import { buildToolList, MCP_PATHS, RATE_LIMITED } from '../mcp.ts';
 import { agentCardDocument } from '../discovery/agent-card.ts';
 import { buildModel } from '../discovery/model.ts';
 import { A2A_PATH, DOCUMENT_PATHS } from '../discovery/paths.ts';
@@ -39,7 +40,10 @@ const idOf = (body: unknown): Id => {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 };
 
-export function registerA2a(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[]) {
+/** A2A methods that only read (a task's state); every other one counts as a write against the limits. */
+const READ_METHODS = new Set(['tasks/get', 'GetTask']);
+
+export function registerA2a(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits) {
   const base = services.config.publicBaseUrl;
   const model = buildModel({ config: services.config, catalog });
   const operations = new Map(catalog.map((op) => [op.name, op]));
@@ -65,6 +69,15 @@ export function registerA2a(app: FastifyInstance, services: BaseServices, catalo
       return send(rpcError(id, -32600, 'Invalid Request: send one JSON-RPC 2.0 object with jsonrpc "2.0", a string method and a string or number id (batches are not served)'));
     }
     const method = body.method;
+    // One message, one request of its kind (the MCP door counts a batch's messages the same way).
+    const kind = READ_METHODS.has(method) ? 'read' : 'write';
+    const taken = await limits.take(request.ip, kind);
+    if (taken && taken.allowed === 0) {
+      return reply
+        .code(429)
+        .headers({ ...limitHeaders(taken), 'retry-after': String(taken.resetS) })
+        .send(rpcError(id, RATE_LIMITED, `rate_limited: the limit of ${taken.limit} ${kind}s per minute from this address is reached; retry in ${taken.resetS} s`, { retry_after_s: taken.resetS, limit: taken.limit }));
+    }
     const version = resolveVersion(request.headers['a2a-version'], method);
     if ('unsupported' in version) {
       const error = new VersionNotSupportedError(`A2A-Version ${JSON.stringify(version.unsupported.slice(0, 32))} is not supported; send 1.0, 0.3 or no header (0.3)`);

@@ -36,6 +36,19 @@ const errorSchema = {
   },
 };
 
+const limitHeaders = {
+  'Retry-After': { description: 'Seconds until the request may succeed.', schema: { type: 'integer' } },
+  'RateLimit-Limit': { description: 'The per-address limit of this kind of request per minute (rate_limited only).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests of this kind left in the minute (rate_limited only).', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the minute starts again (rate_limited only).', schema: { type: 'integer' } },
+};
+
+/** Every 429: which limit answered is error.code, and Retry-After says when to come back. */
+const RATE_LIMITED_DESCRIPTION =
+  'A limit answered, named by error.code: rate_limited (RATE_LIMIT_READ_PER_MIN / RATE_LIMIT_WRITE_PER_MIN per address, a JSON-RPC batch counting each message; PROBE_RATE_PER_MIN on-demand probes per address), host_budget (PUBLISH_HOST_PER_DAY new listings of a host a day from callers who do not own it, or PROBE_HOST_PER_HOUR outbound requests to a host an hour), quota_exhausted (a free allowance spent), trace_limit_reached and too_many_claims (daily counts). Retry-After says when to come back.';
+
+const limited = { $ref: '#/components/responses/RateLimited' };
+
 const errorResponses = {
   '400': { $ref: '#/components/responses/Error' },
   '404': { $ref: '#/components/responses/Error' },
@@ -43,7 +56,7 @@ const errorResponses = {
   '413': { $ref: '#/components/responses/Error' },
   '415': { $ref: '#/components/responses/Error' },
   '431': { $ref: '#/components/responses/Error' },
-  '429': { $ref: '#/components/responses/Error' },
+  '429': limited,
   '500': { $ref: '#/components/responses/Error' },
 };
 
@@ -87,7 +100,12 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         operationId: `mcp_${path.replace(/\W+/g, '_')}`,
         summary: 'MCP JSON-RPC 2.0 over stateless streamable HTTP: tools/list, tools/call and the lifecycle methods of each protocol era',
         requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
-        responses: { '200': { description: 'JSON-RPC response' }, '202': { description: 'notification accepted' } },
+        responses: {
+          '200': { description: 'JSON-RPC response; in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s) and one past MCP_BATCH_MAX_BYTES of answer -32028' },
+          '202': { description: 'notification accepted' },
+          '400': { description: 'Invalid Request (-32600): among others, a batch of more than MCP_BATCH_MAX messages (nothing run)' },
+          '429': { description: 'A single message past the per-address rate limit: JSON-RPC error -32029 rate_limited, with Retry-After and RateLimit-* headers', headers: limitHeaders },
+        },
       },
       get: { summary: 'Server info; 405 when asked for an SSE stream', responses: { '200': { description: 'info object' }, '405': { description: 'no SSE stream' } } },
     };
@@ -98,7 +116,12 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       summary: 'A2A JSON-RPC 2.0: SendMessage, GetTask, CancelTask (header A2A-Version: 1.0); message/send, tasks/get, tasks/cancel (0.3); tasks/send (0.1)',
       parameters: [{ name: 'A2A-Version', in: 'header', required: false, description: '1.0 or 0.3 (the default).', schema: { type: 'string' } }],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '200': { description: 'JSON-RPC response: a finished Task, or a JSON-RPC error' }, '400': { description: 'the body is not JSON (-32700)' }, '403': { description: 'Host or Origin is not this server' } },
+      responses: {
+        '200': { description: 'JSON-RPC response: a finished Task, or a JSON-RPC error' },
+        '400': { description: 'the body is not JSON (-32700)' },
+        '403': { description: 'Host or Origin is not this server' },
+        '429': { description: 'Past the per-address rate limit (tasks/get and GetTask count as reads, other methods as writes): JSON-RPC error -32029 rate_limited, with Retry-After', headers: limitHeaders },
+      },
     },
     get: { summary: 'Endpoint info: the agent-card pointer, versions, methods, the requests understood, examples', responses: { '200': { description: 'info object' }, '304': { description: 'Not modified' } } },
   };
@@ -111,7 +134,6 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         responses: {
           '200': { description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)', content: { [doc.contentType]: {} } },
           '304': { description: 'Not modified: the If-None-Match ETag is current' },
-          '429': { $ref: '#/components/responses/Error' },
         },
       },
     };
@@ -134,20 +156,31 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         '304': { description: 'Not modified: the If-None-Match ETag is current' },
         '400': { $ref: '#/components/responses/Error' },
         '404': { description: 'No such badge, no listing with this id, or a badge that does not apply to it: a grey "not found" badge', content: { 'image/svg+xml': {} } },
-        '429': { $ref: '#/components/responses/Error' },
       },
     },
   };
   paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
   paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
   paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
+  // Every request counts against its address's limit, so every operation can answer 429.
+  for (const operations of Object.values(paths)) {
+    for (const op of Object.values(operations) as { responses: Record<string, unknown> }[]) op.responses['429'] ??= limited;
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'Rollcall registry', version: OPENAPI_VERSION, description: SERVER_DESCRIPTION },
     servers: [{ url: base }],
     paths,
     components: {
-      responses: { Error: { description: 'Error', content: { 'application/json': { schema: errorSchema } } } },
+      responses: {
+        Error: { description: 'Error', content: { 'application/json': { schema: errorSchema } } },
+        RateLimited: { description: RATE_LIMITED_DESCRIPTION, headers: limitHeaders, content: { 'application/json': { schema: errorSchema } } },
+        RegistryRateLimited: {
+          description: 'rate_limited, in the MCP registry API\'s own error body.',
+          headers: limitHeaders,
+          content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } } },
+        },
+      },
       securitySchemes: {
         ownerToken: {
           type: 'http',

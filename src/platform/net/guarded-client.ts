@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { refusal, type AddressPolicy } from './address-policy.ts';
 import { hostKey } from './host-key.ts';
 
-export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop';
+export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop' | 'host_budget';
 
 export class OutboundError extends Error {
   constructor(
@@ -61,6 +61,11 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** Redirects may not leave the first URL's origin (a proof of control is read from the owner's own origin). */
   sameOrigin?: boolean;
+  /**
+   * Asked before every request (each redirect hop too) with the host's key: throws (an
+   * OutboundError `host_budget`) when the host's outbound budget has no room (budget.ts).
+   */
+  admit?: (host: string) => Promise<void>;
 }
 
 export interface OutboundResponse {
@@ -249,6 +254,7 @@ export class GuardedClient {
     let body = init.body;
     try {
       for (;;) {
+        if (init.admit) await init.admit(hostKey(url));
         const res = await this.once(url, method, init.headers ?? {}, body, signal, init.until);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };

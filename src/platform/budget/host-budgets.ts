@@ -1,0 +1,95 @@
+// Budgets that bound what strangers can make Rollcall do to one host, whoever asks and however
+// many listings they make of it, shared by every instance and keyed on the host key (a registrable
+// domain, or an address: the same key as the per-host concurrency cap). 0 turns a budget off.
+// - PROBE_HOST_PER_HOUR: outbound requests of any kind to a host per UTC hour, each counted as it
+//   is made. Public work (anything not an owner's) may use PUBLIC_SHARE of it; the rest stays for
+//   the owners' own work (claim verification, probes of claimed listings, calls with an owner
+//   token), so strangers cannot starve an owner.
+// - PUBLISH_HOST_PER_DAY: new listings of a host per UTC day from callers who do not own it.
+import { HOUR_MS, DAY_MS, type Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+import { OutboundError } from '../net/guarded-client.ts';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.ts';
+import type { Executor } from '../db/executor.ts';
+import { DbCounters, RedisCounters, type BudgetCounters } from './counters.ts';
+
+export type BudgetShare = 'public' | 'owner';
+
+/** The share of a host's hourly requests public work may use (the rest waits for owners). */
+export const PUBLIC_SHARE = 0.8;
+
+export interface HostBudgetLimits {
+  requestsPerHour: number;
+  publishesPerDay: number;
+}
+
+const secondsUntil = (next: number, now: number) => Math.max(1, Math.ceil((next - now) / 1000));
+
+/** The 429 a caller waiting on an answer gets when a host's budget has no room, with Retry-After. */
+export const hostBudgetError = (message: string, retryAfterS: number, field?: string) =>
+  new AppError(429, 'host_budget', message, field, { retry_after_s: retryAfterS }).withHeaders({ 'retry-after': String(retryAfterS) });
+
+export class HostBudgets {
+  constructor(
+    private readonly counters: BudgetCounters,
+    private readonly clock: Clock,
+    readonly limits: HostBudgetLimits,
+  ) {}
+
+  private hourOf(now: Date) {
+    return { period: now.toISOString().slice(0, 13), retryAfterS: secondsUntil(Math.floor(now.getTime() / HOUR_MS + 1) * HOUR_MS, now.getTime()) };
+  }
+
+  private requestLimit(share: BudgetShare): number {
+    const all = this.limits.requestsPerHour;
+    return share === 'owner' ? all : Math.max(1, Math.floor(all * PUBLIC_SHARE));
+  }
+
+  /** Seconds until a new hour gives every host its requests again. */
+  hourRetryAfterS(): number {
+    return this.hourOf(this.clock.now()).retryAfterS;
+  }
+
+  /** Counts one request to `host`, or throws OutboundError `host_budget` when its hour has no room for `share`. */
+  async admit(host: string, share: BudgetShare): Promise<void> {
+    if (this.limits.requestsPerHour === 0) return;
+    const { period, retryAfterS } = this.hourOf(this.clock.now());
+    const limit = this.requestLimit(share);
+    if (await this.counters.takeBelow(`requests:${host}`, period, limit, 2 * HOUR_MS)) return;
+    throw new OutboundError('host_budget', `${host} has had its ${limit} outbound requests${share === 'public' ? ' open to anyone' : ''} this hour; retry in ${retryAfterS} s`);
+  }
+
+  /** The admit hook of outbound requests of `share` (undefined when the budget is off). */
+  admitter(share: BudgetShare): ((host: string) => Promise<void>) | undefined {
+    return this.limits.requestsPerHour === 0 ? undefined : (host) => this.admit(host, share);
+  }
+
+  /** Seconds to wait when `host` has no request left this hour for `share`; undefined when it has room. */
+  async noRoomFor(host: string, share: BudgetShare): Promise<number | undefined> {
+    if (this.limits.requestsPerHour === 0) return undefined;
+    const { period, retryAfterS } = this.hourOf(this.clock.now());
+    return (await this.counters.count(`requests:${host}`, period)) >= this.requestLimit(share) ? retryAfterS : undefined;
+  }
+
+  /** Counts one new listing of `host` today, or throws the 429 `host_budget` when the day's are used. */
+  async takePublish(host: string, field: string): Promise<void> {
+    const limit = this.limits.publishesPerDay;
+    if (limit === 0) return;
+    const now = this.clock.now();
+    if (await this.counters.takeBelow(`publishes:${host}`, now.toISOString().slice(0, 10), limit, 2 * DAY_MS)) return;
+    const retryAfterS = secondsUntil(Math.floor(now.getTime() / DAY_MS + 1) * DAY_MS, now.getTime());
+    throw hostBudgetError(
+      `${host} has had its ${limit} new listings today from callers who do not own it; retry in ${retryAfterS} s, or claim the URL (claim_listing {url}), which lists it once you prove control`,
+      retryAfterS,
+      field,
+    );
+  }
+}
+
+/** The budgets of a process: counted in Redis when it is configured (the database while it is unreachable), else in the database. */
+export function openHostBudgets(config: Pick<Config, 'probeHostPerHour' | 'publishHostPerDay' | 'redisPrefix'>, db: Executor, clock: Clock, redis?: Redis): HostBudgets {
+  const inDb = new DbCounters(db);
+  const counters = redis ? new RedisCounters(redis, config.redisPrefix, inDb) : inDb;
+  return new HostBudgets(counters, clock, { requestsPerHour: config.probeHostPerHour, publishesPerDay: config.publishHostPerDay });
+}
