@@ -197,48 +197,54 @@ for (const shared of ['the database', 'Redis'] as const) {
   });
 }
 
-test(`a host sees at most PROBE_HOST_PER_HOUR requests an hour; scheduled work waits without failing, callers get 429 host_budget (${engine})`, async () => {
-  const peer = await startA2aAgent({ host: '127.0.0.2' });
-  peers.push(peer);
-  const hits = () => [...peer.hits.values()].reduce((a, b) => a + b, 0);
-  const clock = new ManualClock('2026-11-04T08:05:00.000Z');
-  const app = await open({ PROBE_HOST_PER_HOUR: '20', PROBE_ALLOW_PRIVATE: '1', PROBE_RATE_PER_MIN: '1000', REPUBLISH_MIN_INTERVAL_S: '1' }, { clock, probing: true });
-  const ids: string[] = [];
-  for (let i = 0; i < 12; i++) ids.push((await postJson(app, '/api/publish', { url: `${peer.baseUrl}/a${i}/agent-card.json` })).body.listing_id);
-  await app.jobs.idle();
-  // Public work may use 80% of the hour (16 requests); the rest stays for owners.
-  const firstHour = hits();
-  assert.ok(firstHour > 0 && firstHour <= 16, `${firstHour} requests in the first hour`);
-  const lanes = await app.sql.selectFrom('listings').select(['id', 'lane', 'lane_reason']).where('id', 'in', ids).execute();
-  const waiting = lanes.filter((l) => l.lane_reason === 'host_budget');
-  assert.ok(waiting.length > 0, 'some probes wait for the next hour');
-  assert.ok(lanes.every((l) => l.lane !== 'failed'), 'waiting is not failing');
-  for (const id of waiting.map((w) => w.id)) {
-    const job = await app.sql.selectFrom('jobs').select(['due_at', 'attempts']).where('id', '=', `probe:${id}`).executeTakeFirstOrThrow();
-    assert.equal(job.due_at, '2026-11-04T09:00:00.000Z');
-  }
-  // A caller waiting on an answer gets 429 host_budget with Retry-After, and nothing is sent.
-  const score = await getJson(app, `/api/score?url=${encodeURIComponent(`${peer.baseUrl}/scored/agent-card.json`)}`);
-  assert.deepEqual([score.status, score.body.error.code, score.headers['retry-after']], [429, 'host_budget', String(55 * 60)]);
-  const t = await connect(app);
-  assert.equal((await t.fail('check_liveness', { listing_id: ids[0] })).code, 'host_budget');
-  assert.equal(hits(), firstHour);
-  // The owner's own check uses the share strangers cannot.
-  await setListingState(app, ids[0]!, { lane: 'active' }, clock.now().toISOString());
-  const owner = await connect(app, { headers: asOwner(await ownListing(app, ids[0]!)), base: t.base });
-  const checked = await owner.ok('check_liveness', { listing_id: ids[0] });
-  assert.equal(checked.alive, true);
-  assert.ok(hits() <= 20, `${hits()} requests in the hour, owners' included`);
-  // The next hour: the waiting probes run, and the host again sees at most its budget.
-  clock.set('2026-11-04T09:00:01.000Z');
-  const before = hits();
-  await app.jobs.tick();
-  await app.jobs.idle();
-  const secondHour = hits() - before;
-  assert.ok(secondHour > 0 && secondHour <= 20, `${secondHour} requests in the second hour`);
-  await owner.close();
-  await t.close();
-});
+for (const [where, host] of [['on the event loop', '127.0.0.2'], ['on the probe thread', '127.0.0.3']] as const) {
+  test(`a host sees at most PROBE_HOST_PER_HOUR requests an hour, probes ${where}; scheduled work waits without failing, callers get 429 host_budget (${engine})`, async () => {
+    const peer = await startA2aAgent({ host });
+    peers.push(peer);
+    const hits = () => [...peer.hits.values()].reduce((a, b) => a + b, 0);
+    const clock = new ManualClock('2026-11-04T08:05:00.000Z');
+    const app = await open({ PROBE_HOST_PER_HOUR: '20', PROBE_ALLOW_PRIVATE: '1', PROBE_RATE_PER_MIN: '1000', REPUBLISH_MIN_INTERVAL_S: '1' }, { clock, probing: true, probeThread: where === 'on the probe thread' });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await postJson(app, '/api/publish', { url: `${peer.baseUrl}/a${i}/agent-card.json` })).body.listing_id);
+    await app.jobs.idle();
+    // Public work may use 80% of the hour (16 requests); the rest stays for owners.
+    const firstHour = hits();
+    assert.ok(firstHour > 0 && firstHour <= 16, `${firstHour} requests in the first hour`);
+    const lanes = await app.sql.selectFrom('listings').select(['id', 'lane', 'lane_reason']).where('id', 'in', ids).execute();
+    const waiting = lanes.filter((l) => l.lane_reason === 'host_budget');
+    assert.ok(waiting.length > 0, 'some probes wait for the next hour');
+    assert.ok(lanes.every((l) => l.lane !== 'failed'), 'waiting is not failing');
+    for (const id of waiting.map((w) => w.id)) {
+      const job = await app.sql.selectFrom('jobs').select(['due_at', 'attempts']).where('id', '=', `probe:${id}`).executeTakeFirstOrThrow();
+      assert.equal(job.due_at, '2026-11-04T09:00:00.000Z');
+    }
+    // A caller waiting on an answer gets 429 host_budget with Retry-After, and nothing is sent.
+    const score = await getJson(app, `/api/score?url=${encodeURIComponent(`${peer.baseUrl}/scored/agent-card.json`)}`);
+    assert.deepEqual([score.status, score.body.error.code, score.headers['retry-after']], [429, 'host_budget', String(55 * 60)]);
+    const t = await connect(app);
+    assert.equal((await t.fail('check_liveness', { listing_id: ids[0] })).code, 'host_budget');
+    // A new claim is public work too: anyone may start one.
+    const claim = await t.ok('claim_listing', { listing_id: ids[1] });
+    const verify = await t.fail('verify_claim', { claim_id: claim.claim_id });
+    assert.deepEqual([verify.code, verify.field], ['host_budget', 'claim_id']);
+    assert.equal(hits(), firstHour);
+    // The owner's own check uses the share strangers cannot.
+    await setListingState(app, ids[0]!, { lane: 'active' }, clock.now().toISOString());
+    const owner = await connect(app, { headers: asOwner(await ownListing(app, ids[0]!)), base: t.base });
+    const checked = await owner.ok('check_liveness', { listing_id: ids[0] });
+    assert.equal(checked.alive, true);
+    assert.ok(hits() <= 20, `${hits()} requests in the hour, owners' included`);
+    // The next hour: the waiting probes run, and the host again sees at most its budget.
+    clock.set('2026-11-04T09:00:01.000Z');
+    const before = hits();
+    await app.jobs.tick();
+    await app.jobs.idle();
+    const secondHour = hits() - before;
+    assert.ok(secondHour > 0 && secondHour <= 20, `${secondHour} requests in the second hour`);
+    await owner.close();
+    await t.close();
+  });
+}
 
 test(`an example's placeholder is not real text: feedback, traces and goals carrying one are refused 400 placeholder_text (${engine})`, async () => {
   const app = await open({});

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { type Fetcher, OutboundError, sameOriginOnly } from '../platform/net/guarded-client.ts';
 import { TxtLookupError } from '../platform/net/txt.ts';
-import { hostBudgetError } from '../platform/budget/host-budgets.ts';
+import { hostBudgetError, type BudgetShare } from '../platform/budget/host-budgets.ts';
 import { iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
 import { findListingById, updateListing } from '../listings/store.ts';
@@ -151,11 +151,11 @@ async function mcpCard(client: Fetcher, target: ClaimTarget, proof: string): Pro
 
 /**
  * Looks for `proof` by one method: a failure is a look that says what happened. Only a host whose
- * outbound budget ran out throws: the 429 host_budget, for the caller to retry.
+ * outbound budget ran out throws: the 429 host_budget, for the caller to retry. `share`: a claim
+ * anyone may start is public work; re-checking an owner's proof is the owner's own.
  */
-export async function lookForProof(ctx: ClaimCtx, target: ClaimTarget, proof: string, method: ClaimMethod): Promise<ProofLook> {
-  // Proofs of control are owners' work: the share of a host's budget strangers cannot use up.
-  const client = sameOriginOnly(ctx.probe.prober.outbound(undefined, ctx.budgets.admitter('owner')));
+export async function lookForProof(ctx: ClaimCtx, target: ClaimTarget, proof: string, method: ClaimMethod, share: BudgetShare): Promise<ProofLook> {
+  const client = sameOriginOnly(ctx.probe.prober.outbound(undefined, ctx.budgets.admitter(share)));
   try {
     switch (method) {
       case 'well_known':
@@ -189,7 +189,7 @@ export async function foundingClaimOf(ctx: ClaimCtx, listingId: string): Promise
   const nowMs = ctx.clock.now().getTime();
   const needless = !SEAT_METHODS.has(row.method) || (await holdingOf(ex, listingId)) !== undefined || (await holdingOfDomain(ex, row.owner_domain)) !== undefined;
   if (needless || nowMs - Date.parse(row.checked_at) < PROOF_FRESH_MS) return { ...claim, proof: { found: true, where: 'its place (found recently)' } };
-  const look = await lookForProof(ctx, { url: listing.url, kind: listing.kind }, row.proof, row.method);
+  const look = await lookForProof(ctx, { url: listing.url, kind: listing.kind }, row.proof, row.method, 'owner');
   await recordRecheck(ex, listingId, look.found, ctx.clock.now());
   return { ...claim, proof: { found: look.found, where: look.where } };
 }

@@ -45,7 +45,7 @@ export class ClaimRecheckJob implements JobHandler {
       if (!listing) continue;
       let found: boolean;
       try {
-        found = (await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method)).found;
+        found = (await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method, 'owner')).found;
       } catch (err) {
         // The host's outbound budget has no room: this proof waits for a later run.
         if (err instanceof AppError && err.code === 'host_budget') continue;

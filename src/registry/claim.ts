@@ -141,7 +141,7 @@ export const verifyClaim = defineOperation({
     const target: ClaimTarget = { url: claim.url, kind: claim.kind };
     const looks: ProofLook[] = [];
     for (const method of methodsToTry(target, input.method)) {
-      const look = await lookForProof(ctx, target, claim.proof, method);
+      const look = await lookForProof(ctx, target, claim.proof, method, 'public');
       looks.push(look);
       if (look.found) break;
     }

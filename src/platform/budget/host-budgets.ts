@@ -3,8 +3,8 @@
 // domain, or an address: the same key as the per-host concurrency cap). 0 turns a budget off.
 // - PROBE_HOST_PER_HOUR: outbound requests of any kind to a host per UTC hour, each counted as it
 //   is made. Public work (anything not an owner's) may use PUBLIC_SHARE of it; the rest stays for
-//   the owners' own work (claim verification, probes of claimed listings, calls with an owner
-//   token), so strangers cannot starve an owner.
+//   the owners' own work (probes of claimed listings, re-checks of an owner's proof, calls with
+//   an owner token), so strangers cannot starve a claimed listing.
 // - PUBLISH_HOST_PER_DAY: new listings of a host per UTC day from callers who do not own it.
 import { HOUR_MS, DAY_MS, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';

@@ -63,7 +63,7 @@ export interface OutboundRequest {
   sameOrigin?: boolean;
   /**
    * Asked before every request (each redirect hop too) with the host's key: throws (an
-   * OutboundError `host_budget`) when the host's outbound budget has no room (budget.ts).
+   * OutboundError `host_budget`) when the host's outbound budget has no room (budget/host-budgets.ts).
    */
   admit?: (host: string) => Promise<void>;
 }
