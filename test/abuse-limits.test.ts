@@ -129,13 +129,17 @@ test(`/v0.1 answers its rate limit in the registry API's own error body, with Re
   // Elsewhere, DESIGN.md's shape.
   const rest = await getJson(app, '/api/listings/active');
   assert.deepEqual([rest.status, rest.body.ok, rest.body.error.code], [429, false, 'rate_limited']);
+  // The health routes an orchestrator polls are never limited.
+  for (const path of ['/healthz', '/readyz', '/healthz', '/readyz']) assert.equal((await getJson(app, path)).status, 200, path);
 });
 
-test(`/openapi.json gives every operation its 429, with Retry-After (${engine})`, async () => {
+test(`/openapi.json gives every operation but the health routes its 429, with Retry-After (${engine})`, async () => {
   const app = await open({});
   const doc = (await getJson(app, '/openapi.json')).body;
   let operations = 0;
-  for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+  const health = ['/healthz', '/readyz', '/metrics'];
+  for (const path of health) assert.equal(doc.paths[path].get.responses['429'], undefined, `${path} is never limited`);
+  for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths).filter(([p]) => !health.includes(p))) {
     for (const [method, op] of Object.entries<any>(ops)) {
       operations++;
       const answer = op.responses['429'];

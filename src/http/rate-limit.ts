@@ -90,13 +90,16 @@ export interface RateLimitPaths {
 
 /**
  * Counts every request of a route that is not a JSON-RPC endpoint, answers 429 `rate_limited` with
- * Retry-After past the limit, and sends the RateLimit headers on every counted answer.
+ * Retry-After past the limit, and sends the RateLimit headers on every counted answer. A route
+ * registered with `config: { rateLimit: false }` (the health routes an orchestrator polls) is not
+ * counted.
  */
 export function registerRateLimit(app: FastifyInstance, limits: RequestLimits, paths: RateLimitPaths) {
   const perMessage = new Set(paths.jsonRpc);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const path = request.url.split('?')[0]!;
     if (request.method === 'POST' && perMessage.has(path)) return;
+    if ((request.routeOptions.config as { rateLimit?: boolean } | undefined)?.rateLimit === false) return;
     const kind: RequestKind = isReadMethod(request.method) ? 'read' : 'write';
     const taken = await limits.take(request.ip, kind);
     if (!taken) return;

@@ -159,13 +159,14 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       },
     },
   };
-  paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
-  paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
-  paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
-  // Every request counts against its address's limit, so every operation can answer 429.
+  // Every request counts against its address's limit, so every operation can answer 429; the
+  // health routes below are the exception (an orchestrator polls them).
   for (const operations of Object.values(paths)) {
     for (const op of Object.values(operations) as { responses: Record<string, unknown> }[]) op.responses['429'] ??= limited;
   }
+  paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
+  paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
+  paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
   return {
     openapi: '3.1.0',
     info: { title: 'Rollcall registry', version: OPENAPI_VERSION, description: SERVER_DESCRIPTION },
