@@ -9,6 +9,7 @@ import { benchImproveKernel } from './improve-kernel.ts';
 import { benchSenseTraces } from './sense-traces.ts';
 import { benchExecuteCompose } from './execute-compose.ts';
 import { benchClaimBacklog } from './claim-backlog.ts';
+import { benchStartTime } from './start-time.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'sense-traces': benchSenseTraces,
   'execute-compose': benchExecuteCompose,
   'claim-backlog': benchClaimBacklog,
+  'start-time': benchStartTime,
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { Prober, type Liveness, type ProbeOptions, type ProbeReport } from './prober.ts';
 import type { GuardedClient } from '../platform/net/guarded-client.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
+import { bundled } from '../platform/bundled.ts';
 
 /** What the thread runs: a probe or check_liveness's handshake (both count against its per-host cap). */
 type Work = Extract<ToThread, { type: 'probe' | 'liveness' }>;
@@ -24,8 +25,9 @@ interface Pending {
   detach: () => void;
 }
 
-// The thread's code is TypeScript: it registers tsx's loader for itself, whichever way the service
-// was started (`node --import tsx` or the `rollcall` command).
+// From src/, the thread's code is TypeScript: it registers tsx's loader for itself, whichever way
+// the service was started (`node --import tsx` or the `rollcall` command). The build in dist/
+// loads its compiled entry directly.
 const threadSource = (tsxApi: string, entry: string) =>
   `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
 
@@ -62,7 +64,9 @@ export class OffThreadProber extends Prober {
     if (this.worker) return this.worker;
     let worker: Worker;
     try {
-      const source = threadSource(import.meta.resolve('tsx/esm/api'), new URL('./probe-thread.ts', import.meta.url).href);
+      const source = bundled
+        ? `import(${JSON.stringify(new URL('./probe/probe-thread.mjs', import.meta.url).href)});`
+        : threadSource(import.meta.resolve('tsx/esm/api'), new URL('./probe-thread.ts', import.meta.url).href);
       worker = new Worker(source, { eval: true, execArgv: [], workerData: this.setup });
     } catch (err) {
       this.broken = true;

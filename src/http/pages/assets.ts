@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { matchesEtag } from '../response-cache.ts';
 
+// Beside this file in src/; in the build, scripts/build.mjs copies them beside the chunks in dist/.
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
