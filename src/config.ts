@@ -9,8 +9,10 @@ const flag = z
   .default('0')
   .transform((v) => v === '1' || v === 'true');
 
-const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
-const positive = (fallback: number) => z.coerce.number().positive().default(fallback);
+// Counts, sizes and durations are whole numbers: `count` where 0 means off (or none), `positive`
+// where 0 makes no sense (PROBE_PER_HOST=0.5 used to floor to 0 and stall every outbound call).
+const count = (fallback: number) => z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(fallback);
+const positive = (fallback: number) => z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').default(fallback);
 const optionalText = z
   .string()
   .optional()
@@ -205,7 +207,6 @@ export const VERSION = '0.1.0';
 
 export class ConfigError extends Error {}
 
-/** Parses the environment (or a test's overrides) into a Config, naming every bad variable. */
 /** CLAIM_DNS_SERVERS: IP addresses, each with an optional port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`). */
 function dnsServers(text: string | undefined): string[] {
   if (text === undefined) return [];
@@ -217,6 +218,7 @@ function dnsServers(text: string | undefined): string[] {
   return servers;
 }
 
+/** Parses the environment (or a test's overrides) into a Config, naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -27,6 +27,19 @@ test('values are parsed and checked', () => {
   assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite://x' }), /DATABASE_URL/);
 });
 
+test('every count is a whole number: 0 only where it means off, never a fraction', () => {
+  assert.throws(() => loadConfig({ PROBE_PER_HOST: '0.5' }), /PROBE_PER_HOST: must be a whole number/);
+  assert.throws(() => loadConfig({ PROBE_CONCURRENCY: '0.5' }), /PROBE_CONCURRENCY: must be a whole number/);
+  assert.throws(() => loadConfig({ PROBE_PER_HOST: '0' }), /PROBE_PER_HOST: must be 1 or more/);
+  assert.throws(() => loadConfig({ PROBE_CONCURRENCY: '0' }), /PROBE_CONCURRENCY: must be 1 or more/);
+  assert.throws(() => loadConfig({ RATE_LIMIT_READ_PER_MIN: '-1' }), /RATE_LIMIT_READ_PER_MIN: must be 0 or more/);
+  assert.throws(() => loadConfig({ PROBE_HOST_PER_HOUR: '2.5' }), /PROBE_HOST_PER_HOUR: must be a whole number/);
+  assert.throws(() => loadConfig({ JOB_LEASE_S: 'ten' }), /JOB_LEASE_S/);
+  // Every bad variable is named at once.
+  assert.throws(() => loadConfig({ PROBE_PER_HOST: '0.5', PROBE_TIMEOUT_MS: '0' }), /PROBE_TIMEOUT_MS: must be 1 or more; PROBE_PER_HOST: must be a whole number/);
+  assert.equal(loadConfig({ PROBE_HOST_PER_HOUR: '0' }).probeHostPerHour, 0, '0 turns a budget off');
+});
+
 test('x402: off by default; on, it needs a facilitator, a payee and a known or given asset', () => {
   const off = loadConfig({});
   assert.equal(off.x402.enabled, false);

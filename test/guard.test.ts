@@ -33,6 +33,10 @@ test('address policy: only public unicast passes, whatever the spelling', () => 
     '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b:1::a00:1', // NAT64
     '2002:7f00:1::1', '2002:a00:1::1', // 6to4
     '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    // Cloud providers' service addresses: Azure's WireServer (ordinary unicast otherwise), AWS ECS
+    // task metadata, Alibaba's and Oracle's metadata, AWS's and Google's IPv6 metadata, DNS and time.
+    '168.63.129.16', '::ffff:168.63.129.16', '169.254.170.2', '100.100.100.200', '192.0.0.192',
+    'fd00:ec2::254', 'fd00:ec2::23', 'fd00:ec2::123', 'fd20:ce::254',
     'not-an-ip', '',
   ];
   for (const bad of refused) assert.ok(!isPublicAddress(bad), bad);
@@ -95,6 +99,7 @@ test('private, link-local, NAT64, 6to4 and Teredo answers of a resolver are refu
     'teredo.example': ['2001:0:4136:e378:8000:63bf:3fff:fdd2'],
     'mapped.example': ['::ffff:192.168.0.1'],
     'mixed.example': ['127.0.0.2', '10.0.0.1'], // one "public" (per this test's policy) and one private: refused whole
+    'wireserver.example': ['168.63.129.16'],
   };
   const dials: string[] = [];
   const policy: AddressPolicy = { allowAddress: (ip) => ip === '127.0.0.2' || isPublicAddress(ip), allowPort: () => true };
@@ -104,6 +109,26 @@ test('private, link-local, NAT64, 6to4 and Teredo answers of a resolver are refu
   }
   assert.deepEqual(dials, [], 'nothing was dialed');
   await client.close();
+});
+
+test('the connected socket\'s address is checked again after the dial: a connection that ends somewhere refused sends nothing', async () => {
+  // The policy allows 127.0.0.2 when the name is resolved and refuses it once the socket is
+  // connected, as when what answers is not what was resolved (a rebinding resolver's second
+  // answer, a NAT or proxy in the way). Only the check after the dial can catch it.
+  let requests = 0;
+  const listener = await countingListener('127.0.0.2', (_req, res) => {
+    requests++;
+    res.end('{"ok":true}');
+  });
+  let asked = 0;
+  const policy: AddressPolicy = { allowAddress: (ip) => ip === '127.0.0.2' && ++asked === 1, allowPort: () => true };
+  const client = new GuardedClient({ policy, userAgent: UA, resolver: async () => ['127.0.0.2'] });
+  await assert.rejects(client.fetch(`http://turns.example:${listener.port}/card.json`), (err: unknown) => err instanceof OutboundError && err.reason === 'blocked_address' && /connected to a non-public address/.test(err.message));
+  assert.equal(asked, 2, 'asked at resolve time and again for the connected socket');
+  assert.equal(listener.connections(), 1, 'the dial happened');
+  assert.equal(requests, 0, 'no request was sent on it');
+  await client.close();
+  await listener.close();
 });
 
 test('a redirect from an allowed first hop to a refused address is refused', async () => {

@@ -78,3 +78,9 @@ test('bad configuration and unknown commands fail with a clear message', () => {
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown command: frobnicate/);
 });
+
+test('serve refuses to start on a count that is not a whole number, naming the variable', () => {
+  const r = cli(['serve'], { PROBE_PER_HOST: '0.5', PORT: '0' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /invalid configuration: PROBE_PER_HOST: must be a whole number/);
+});

@@ -12,7 +12,7 @@ import { cleanText } from '../listings/text.ts';
 /** A partner's answer is kept up to this many characters (what feeds the next step and is shown). */
 export const MAX_ANSWER_CHARS = 2000;
 
-export type CallFailure = 'timeout' | 'blocked_address' | 'unreachable' | 'too_large' | 'bad_answer' | 'partner_error' | 'auth_required' | 'host_budget';
+export type CallFailure = 'timeout' | 'blocked_address' | 'unreachable' | 'too_large' | 'bad_answer' | 'partner_error' | 'auth_required' | 'downgrade_redirect' | 'host_budget';
 
 export type CallResult = { ok: true; text: string; truncated: boolean } | { ok: false; reason: CallFailure; detail: string };
 

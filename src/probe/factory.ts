@@ -9,7 +9,7 @@ import { OffThreadProber } from './off-thread.ts';
 export const probeUserAgent = (config: Config) => `Rollcall-Probe/${config.version} (+${config.publicBaseUrl}/for-agents)`;
 
 /** Test seams are arguments (a resolver, a policy), never environment switches. */
-export function createProber(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy } = {}): Prober {
+export function createProber(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy; ca?: string } = {}): Prober {
   return new Prober(guardedClient(config, seams), config.probeAllowPrivate);
 }
 
@@ -23,10 +23,11 @@ export function createServiceProber(config: Config, options: { hosts?: Record<st
   return new OffThreadProber(guardedClient(config, { resolver }), config.probeAllowPrivate, { config, hosts: options.hosts }, options.onLost);
 }
 
-function guardedClient(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy }): GuardedClient {
+function guardedClient(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy; ca?: string }): GuardedClient {
   return new GuardedClient({
     policy: seams.policy ?? policyFor(config.probeAllowPrivate),
     resolver: seams.resolver,
+    ca: seams.ca,
     userAgent: probeUserAgent(config),
     connectTimeoutMs: config.probeConnectTimeoutMs,
     totalTimeoutMs: config.probeTimeoutMs,

@@ -389,13 +389,16 @@ class ProbeRun {
   }
 
   private failure(url: string, kind: 'agent' | 'mcp', reason: FailReason, detail: string): Promise<ProbeReport> {
-    const reached = !['unreachable', 'timeout', 'blocked_address', 'redirect_loop'].includes(reason);
+    const reached = !['unreachable', 'timeout', 'blocked_address', 'redirect_loop', 'downgrade_redirect', 'host_budget'].includes(reason);
     return this.finish(url, { kind, ok: false, reason, detail, target: url, protocol: null, latencyMs: null, capabilities: [], parsed: false, publicMetadata: false, reached, limitsOk: reason !== 'too_large' && reason !== 'timeout' });
   }
 
   private async finish(url: string, r: Observed, options: ProbeOptions = {}): Promise<ProbeReport> {
     const parsedUrl = new URL(url);
     const https = parsedUrl.protocol === 'https:';
+    // The https points go to the hop that answered: the endpoint reached after redirects (the
+    // guarded client never follows https to http) or, for an agent, the JSON-RPC endpoint its card names.
+    const answeredOverHttps = URL.canParse(r.target) && new URL(r.target).protocol === 'https:';
     const name = r.name ?? '';
     const description = r.description ?? '';
     const speaks = r.protocol === null || r.protocol === MODERN_VERSION || LEGACY_VERSIONS.includes(r.protocol) || A2A_VERSIONS.includes(r.protocol.replace('a2a/', ''));
@@ -430,7 +433,7 @@ class ProbeRun {
       reached,
       handshake: r.ok,
       // https earns its points only when the answer came over it (a refused URL earns none).
-      https: https && reached,
+      https: https && answeredOverHttps && reached,
       latencyMs: r.latencyMs,
       name: r.name,
       description: r.description,

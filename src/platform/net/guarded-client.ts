@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { refusal, type AddressPolicy } from './address-policy.ts';
 import { hostKey } from './host-key.ts';
 
-export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop' | 'host_budget';
+export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop' | 'downgrade_redirect' | 'host_budget';
 
 export class OutboundError extends Error {
   constructor(
@@ -46,6 +46,8 @@ export interface GuardedClientOptions {
   perHostConcurrency?: number;
   /** Called with the address just before a connection is dialed (a test spy; never required). */
   onDial?: (address: string, port: number) => void;
+  /** Certificate authorities to trust instead of the system's (a test's self-signed loopback server). */
+  ca?: string;
 }
 
 export interface OutboundRequest {
@@ -160,7 +162,7 @@ export class GuardedClient {
     this.userAgent = options.userAgent;
     this.gate = new HostGate(options.perHostConcurrency ?? 4);
     const connectTimeout = options.connectTimeoutMs ?? 5_000;
-    const dial = buildConnector({ timeout: connectTimeout });
+    const dial = buildConnector({ timeout: connectTimeout, ...(options.ca ? { ca: options.ca } : {}) });
     const policy = this.policy;
     const resolver = this.resolver;
     const onDial = options.onDial;
@@ -260,6 +262,8 @@ export class GuardedClient {
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
         const next = this.validate(new URL(location, url).toString());
+        // Once on https, never on to plain http: the rest of the exchange would travel in clear text.
+        if (url.protocol === 'https:' && next.protocol === 'http:') throw new OutboundError('downgrade_redirect', `a redirect from https to http (${next.origin}) is not followed`);
         if (init.sameOrigin && next.origin !== url.origin) throw new OutboundError('blocked_address', `a redirect to another origin (${next.origin}) is not followed here`);
         if (next.toString() === url.toString() || redirects.includes(next.toString())) throw new OutboundError('redirect_loop', 'the redirects go round in a loop');
         redirects.push(next.toString());
