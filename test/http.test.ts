@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { startApp, getJson, postJson, type TestApp } from './helpers/app.ts';
 import { redactUrl } from '../src/platform/log.ts';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { validate as validateOpenApi } from '@readme/openapi-parser';
 
 const apps: TestApp[] = [];
 const own = async (opts?: Parameters<typeof startApp>[0]) => {
@@ -70,6 +72,19 @@ test('/openapi.json describes every REST route with its parameters', async () =>
   assert.ok(doc.paths['/api/publish'].post.requestBody.content['application/json'].schema.properties.url);
   const params = doc.paths['/api/listings/active'].get.parameters.map((p: { name: string }) => p.name);
   assert.deepEqual(params.sort(), ['cursor', 'limit']);
+});
+
+test('/openapi.json is valid under two independent validators, operationIds unique', async () => {
+  const app = await own();
+  const doc = (await getJson(app, '/openapi.json')).body;
+  const schemaCheck = await new Validator().validate(structuredClone(doc));
+  assert.ok(schemaCheck.valid, JSON.stringify(schemaCheck.errors, null, 2));
+  // @readme/openapi-parser also checks what the schema cannot: duplicate operationIds and parameters.
+  const semantic = await validateOpenApi(structuredClone(doc));
+  assert.equal(semantic.valid, true, JSON.stringify(semantic));
+  const ids = Object.values<Record<string, { operationId?: string }>>(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId).filter(Boolean));
+  assert.equal(new Set(ids).size, ids.length);
+  assert.deepEqual([doc.paths['/api/ard/search'].get.operationId, doc.paths['/api/ard/search'].post.operationId], ['ard_search', 'ard_search_post']);
 });
 
 test('per-address rate limits: writes and reads counted apart, 429 with Retry-After and RateLimit headers', async () => {

@@ -62,10 +62,15 @@ const errorResponses = {
 
 export function openApiDocument(base: string, documents: readonly DocumentPath[] = [], routes: readonly RestRoute[] = restRoutes) {
   const paths: Record<string, Record<string, unknown>> = {};
+  // operationIds are unique in a document: an operation served by a second route (GET and POST
+  // /api/ard/search) gets its method after its name there.
+  const operationIds = new Set<string>();
   for (const route of routes) {
+    const operationId = operationIds.has(route.operation.name) ? `${route.operation.name}_${route.method.toLowerCase()}` : route.operation.name;
+    operationIds.add(operationId);
     const schema = inputJsonSchema(route.operation.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
     const operation: Record<string, unknown> = {
-      operationId: route.operation.name,
+      operationId,
       summary: route.summary,
       description: route.operation.description,
       ...(route.operation.ownerOnly ? { security: [{ ownerToken: [] }] } : {}),
