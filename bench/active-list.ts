@@ -33,7 +33,7 @@ export async function benchActiveList() {
 
   const port = await freePort();
   // Request logs off (LOG_LEVEL=warn) on both sides: the baseline logs nothing either.
-  const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0' }, `http://127.0.0.1:${port}/healthz`);
+  const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: '0' }, `http://127.0.0.1:${port}/healthz`);
   const url = `http://127.0.0.1:${port}/api/listings/active`;
   const first = await fetch(url);
   const bytes = Buffer.from(await first.arrayBuffer());

@@ -85,7 +85,7 @@ export async function benchImproveKernel() {
   });
   await db.close();
 
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0' };
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: '0' };
   const port = await freePort();
   const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], { ...env, PORT: String(port) }, `http://127.0.0.1:${port}/healthz`);
   const url = `http://127.0.0.1:${port}/api/mcp`;

@@ -91,7 +91,7 @@ export async function benchSearchScale() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-search-'));
   const { importS } = await seed(dataDir);
   const port = await freePort();
-  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0' };
+  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: '0' };
   const startedAt = performance.now();
   const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], env, `http://127.0.0.1:${port}/healthz`);
   const startS = (performance.now() - startedAt) / 1000;

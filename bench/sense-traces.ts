@@ -94,7 +94,7 @@ export async function benchSenseTraces() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-traces-'));
   const { seedS, ids, capabilities, subjects, fieldRows } = await seed(dataDir);
   const port = await freePort();
-  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0' };
+  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: '0' };
   const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], env, `http://127.0.0.1:${port}/healthz`);
   const url = `http://127.0.0.1:${port}/api/mcp`;
   const call = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sense_traces', arguments: args } });

@@ -10,6 +10,7 @@ import { loggerOptions } from './platform/log.ts';
 import { Metrics } from './platform/metrics.ts';
 import { COUNTERS, UsageCounters } from './platform/usage/counters.ts';
 import { closeRedis, openRedis } from './platform/redis.ts';
+import { metricsListener, type MetricsListener } from './platform/metrics-listener.ts';
 import { openHostBudgets } from './platform/budget/host-budgets.ts';
 import type { JobRunner } from './platform/jobs/runner.ts';
 import { schemaHistory } from './migrations/index.ts';
@@ -45,6 +46,8 @@ export interface App {
   services: Services;
   /** The leased job runner of this instance (its tick also runs on a timer unless JOB_TICK_S=0). */
   jobs: JobRunner;
+  /** /metrics, on a listener of its own (`rollcall serve` starts it on METRICS_HOST:METRICS_PORT); closed with the app. */
+  metrics: MetricsListener;
 }
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -86,7 +89,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   http.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   // Shutdown cuts probes in flight instead of waiting out their time limits; their jobs are handed
   // back unfinished for another instance (or the next start) to run.
+  const metrics = metricsListener(services.metrics.registry);
   http.addHook('onClose', async () => {
+    await metrics.close();
     jobs.stop();
     await services.search.stop();
     await services.probe.prober.abort();
@@ -123,5 +128,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
   services.search.start();
   usage.start(config.usageFlushS * 1000);
   jobs.start();
-  return { http, services, jobs };
+  return { http, services, jobs, metrics };
 }

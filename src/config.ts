@@ -46,6 +46,9 @@ const envSchema = z.object({
   MCP_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   MCP_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   TRUST_PROXY: optionalText,
+  // /metrics listens apart from the public port (platform/metrics-listener.ts); port 0 turns it off.
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: z.coerce.number().int('must be a whole number').min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Our own tunables (DESIGN.md "Other tunables").
   BODY_LIMIT_BYTES: count(64 * 1024),
@@ -126,6 +129,9 @@ export type Config = {
   mcpBatchMaxBytes: number;
   rateLimitWritePerMin: number;
   trustProxy?: string;
+  /** Where /metrics listens; port 0: nowhere. */
+  metricsHost: string;
+  metricsPort: number;
   logLevel: string;
   bodyLimitBytes: number;
   activeCacheMs: number;
@@ -282,6 +288,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpBatchMaxBytes: e.MCP_BATCH_MAX_BYTES,
     rateLimitWritePerMin: e.RATE_LIMIT_WRITE_PER_MIN,
     trustProxy: e.TRUST_PROXY,
+    metricsHost: e.METRICS_HOST,
+    metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     activeCacheMs: e.ACTIVE_CACHE_MS,

@@ -84,7 +84,7 @@ test(`the build in dist/ starts without tsx, serves REST, MCP and A2A, probes on
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(out, 'main.mjs'), 'serve'], {
     cwd: root,
-    env: { ...process.env, ...store.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, LOG_LEVEL: 'info', PROBE_ALLOW_PRIVATE: '1', NODE_OPTIONS: '' },
+    env: { ...process.env, ...store.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, LOG_LEVEL: 'info', PROBE_ALLOW_PRIVATE: '1', NODE_OPTIONS: '', METRICS_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(() => {

@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { startApp, getJson, postJson, type TestApp } from './helpers/app.ts';
+import { startApp, getJson, getMetrics, postJson, type TestApp } from './helpers/app.ts';
 import { redactUrl } from '../src/platform/log.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { validate as validateOpenApi } from '@readme/openapi-parser';
@@ -47,15 +47,16 @@ test('/healthz says the process is up; /readyz says the database answers, and 50
   assert.equal(down.body.error.code, 'database_unreachable');
 });
 
-test('/metrics counts requests by route and status, and probes by outcome', async () => {
+test('/metrics, on its own listener, counts requests by route and status, and probes by outcome; the public port does not serve it', async () => {
   const app = await own({ probing: true });
   await getJson(app, '/api/listings/active');
   await getJson(app, '/api/listings/status?id=missing');
   await postJson(app, '/api/publish', { url: 'https://metrics.example.org/mcp' }); // unresolvable in tests: fails
   await app.jobs.idle();
-  const res = await app.http.inject({ method: 'GET', url: '/metrics' });
-  assert.equal(res.statusCode, 200);
-  assert.match(String(res.headers['content-type']), /text\/plain/);
+  assert.equal((await app.http.inject({ method: 'GET', url: '/metrics' })).statusCode, 404, 'not on the public port');
+  const res = await getMetrics(app);
+  assert.equal(res.status, 200);
+  assert.match(res.contentType, /text\/plain/);
   assert.match(res.body, /rollcall_http_requests_total\{route="\/api\/listings\/active",status="2xx"\} 1/);
   assert.match(res.body, /rollcall_http_requests_total\{route="\/api\/listings\/status",status="4xx"\} 1/);
   assert.match(res.body, /rollcall_probes_total\{kind="mcp",outcome="unreachable"\} 1/);
@@ -68,7 +69,8 @@ test('/openapi.json describes every REST route with its parameters', async () =>
   const doc = (await getJson(app, '/openapi.json')).body;
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.9.0');
-  for (const p of ['/api/publish', '/api/listings/status', '/api/listings/active', '/api/talk', '/api/score', '/api/score/rubric', '/api/mcp', '/healthz', '/readyz', '/metrics']) assert.ok(doc.paths[p], p);
+  for (const p of ['/api/publish', '/api/listings/status', '/api/listings/active', '/api/talk', '/api/score', '/api/score/rubric', '/api/mcp', '/healthz', '/readyz']) assert.ok(doc.paths[p], p);
+  assert.equal(doc.paths['/metrics'], undefined, '/metrics is not on the public port');
   assert.ok(doc.paths['/api/publish'].post.requestBody.content['application/json'].schema.properties.url);
   const params = doc.paths['/api/listings/active'].get.parameters.map((p: { name: string }) => p.name);
   assert.deepEqual(params.sort(), ['cursor', 'limit']);

@@ -3,7 +3,7 @@
 // that never recovers is retired from probing; writes that race keep one result.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, postJson, getJson, engine, type TestApp } from './helpers/app.ts';
+import { startApp, postJson, getJson, getMetrics, engine, type TestApp } from './helpers/app.ts';
 import { ManualClock, HOUR_MS } from '../src/platform/clock.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 
@@ -126,8 +126,8 @@ test('the probe budget answers 429 with its own Retry-After and RateLimit header
 });
 
 test('/metrics shows the probe queue: due, leased, running, oldest due age and phase timings', async () => {
-  const res = await app.http.inject({ url: '/metrics' });
-  assert.equal(res.statusCode, 200);
+  const res = await getMetrics(app);
+  assert.equal(res.status, 200);
   for (const name of ['rollcall_jobs_due', 'rollcall_jobs_leased', 'rollcall_jobs_running', 'rollcall_jobs_oldest_due_seconds', 'rollcall_probe_phase_seconds']) {
     assert.match(res.body, new RegExp(`^# TYPE ${name} `, 'm'), name);
   }

@@ -3,6 +3,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { freshStore, type TestStore } from './helpers/app.ts';
+import { freePort } from './peers/mcp-servers.ts';
 
 const stores: TestStore[] = [];
 after(async () => {
@@ -19,10 +20,11 @@ async function store() {
 const cli = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
 
-test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async (t) => {
+test('serve: listens, answers, serves /metrics on its own port only, and exits 0 on SIGTERM after finishing', async (t) => {
   const s = await store();
+  const metricsPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    env: { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A failed assertion must not leave the server running (the suite would wait for it forever).
@@ -44,6 +46,13 @@ test('serve: listens, answers, and exits 0 on SIGTERM after finishing', async (t
   });
   const health = await fetch(`${address}/healthz`);
   assert.equal(health.status, 200);
+  // /metrics: on METRICS_HOST:METRICS_PORT, not on the public port.
+  assert.equal((await fetch(`${address}/metrics`)).status, 404);
+  const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  assert.equal(metrics.status, 200);
+  assert.match(await metrics.text(), /rollcall_http_requests_total\{route="\/healthz",status="2xx"\} 1/);
+  assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/api/listings/active`)).status, 404, 'only /metrics there');
+  assert.match(out, /"metrics":"http:\/\/127\.0\.0\.1:\d+\/metrics"/);
   const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }) });
   // Without PROBE_ALLOW_PRIVATE a loopback URL is refused at publish: no listing, no traffic, a clear reason.
   assert.equal(publish.status, 400);
@@ -80,7 +89,7 @@ test('bad configuration and unknown commands fail with a clear message', () => {
 });
 
 test('serve refuses to start on a count that is not a whole number, naming the variable', () => {
-  const r = cli(['serve'], { PROBE_PER_HOST: '0.5', PORT: '0' });
+  const r = cli(['serve'], { PROBE_PER_HOST: '0.5', PORT: '0', METRICS_PORT: '0' });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /invalid configuration: PROBE_PER_HOST: must be a whole number/);
 });

@@ -11,13 +11,15 @@ export const run: Runner = async (inv) => {
   const { port, host } = inv.values;
   if (port !== undefined && !/^\d{1,5}$/.test(String(port))) throw new UsageError('--port must be a port number');
   const config = loadConfig({ ...inv.io.env, ...(port !== undefined ? { PORT: String(port) } : {}), ...(host !== undefined ? { HOST: String(host) } : {}) });
-  const { http } = await buildApp({ config });
+  const { http, metrics } = await buildApp({ config });
   const stopped = new Promise<string>((resolve) => {
     process.on('SIGTERM', () => resolve('SIGTERM'));
     process.on('SIGINT', () => resolve('SIGINT'));
   });
   const address = await http.listen({ port: config.port, host: config.host });
-  http.log.info({ address, public: config.publicBaseUrl, database: config.databaseUrl ? 'postgres' : 'sqlite' }, 'Rollcall is listening');
+  // Metrics on their own listener (0 turns it off); a port already taken stops the start, loudly.
+  const metricsAt = config.metricsPort === 0 ? undefined : await metrics.listen(config.metricsHost, config.metricsPort);
+  http.log.info({ address, public: config.publicBaseUrl, database: config.databaseUrl ? 'postgres' : 'sqlite', metrics: metricsAt ?? 'off' }, 'Rollcall is listening');
   const signal = await stopped; // a second signal meanwhile changes nothing
   http.log.info({ signal }, 'shutting down');
   const timer = setTimeout(() => {

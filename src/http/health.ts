@@ -1,15 +1,11 @@
-// /healthz: the process is up. /readyz: the database answers. /metrics: Prometheus text (counts
-// only, no personal data). None is rate limited.
+// /healthz: the process is up. /readyz: the database answers. Neither is rate limited. /metrics is
+// not here: it has a listener of its own (platform/metrics-listener.ts), off the public port.
 import type { FastifyInstance } from 'fastify';
 import type { BaseServices } from '../platform/operation.ts';
 
 export function registerHealth(app: FastifyInstance, services: BaseServices) {
   const config = { rateLimit: false };
   app.get('/healthz', { config }, async () => ({ ok: true, version: services.config.version }));
-  app.get('/metrics', { config }, async (_request, reply) => {
-    const { registry } = services.metrics;
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
   app.get('/readyz', { config }, async (request, reply) => {
     try {
       await services.db.ping();

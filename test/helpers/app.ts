@@ -107,6 +107,18 @@ export async function getJson(app: App, url: string, headers: Record<string, str
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
+const metricsUrls = new WeakMap<App, Promise<string>>();
+/** GET /metrics from the app's own metrics listener (started on a free loopback port the first time). */
+export async function getMetrics(app: App): Promise<{ status: number; contentType: string; body: string }> {
+  let url = metricsUrls.get(app);
+  if (!url) {
+    url = app.metrics.listen('127.0.0.1', 0);
+    metricsUrls.set(app, url);
+  }
+  const res = await fetch(await url);
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+}
+
 let rpcId = 0;
 /** A tools/call through the MCP door (JSON-RPC over inject) from a client address of its own (another caller); a successful call's structuredContent. */
 export async function toolFrom(app: App, address: string, name: string, args: Record<string, unknown>): Promise<any> {

@@ -170,7 +170,6 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     for (const op of Object.values(operations) as { responses: Record<string, unknown> }[]) op.responses['429'] ??= limited;
   }
   paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
-  paths['/metrics'] = { get: { summary: 'Prometheus metrics (text exposition format)', responses: { '200': { description: 'metrics' } } } };
   paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
   return {
     openapi: '3.1.0',
