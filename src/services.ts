@@ -62,7 +62,7 @@ const pruneChangesTask = (base: BaseServices): PeriodicTask => ({
 
 export function assemble(base: BaseServices, options: AssemblyOptions = {}): { services: Services; jobs: JobRunner } {
   const { config } = base;
-  const jobs = new JobRunner(base, { leaseMs: config.jobLeaseS * 1000, tickS: config.jobTickS, sweepIntervalS: config.sweepIntervalS });
+  const jobs = new JobRunner(base, { leaseMs: config.jobLeaseS * 1000, tickS: config.jobTickS, sweepIntervalS: config.sweepIntervalS, retryAfterFailureMs: config.probeBackoffS * 1000 });
   const callerWindow = base.redis ? new RedisWindow(base.redis, `${config.redisPrefix}budget:`) : new MemoryWindow();
   const probe: ProbeRuntime = {
     prober: options.prober ?? createServiceProber(config, { onLost: (err) => base.log.error({ err }, 'the probe thread stopped: probes now run on the event loop') }),

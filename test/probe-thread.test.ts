@@ -75,7 +75,7 @@ test('probes at once on the thread count the fetches they made, as many as on th
   }
 });
 
-test('the thread asks the service who owns a URL, and the answer decides the report', async () => {
+test('the thread asks the service who owns a URL: the answer decides the report, and no answer fails the probe', async () => {
   const threaded = createServiceProber(config, { hosts: OFFLINE_HOSTS });
   try {
     const asked: string[] = [];
@@ -90,9 +90,11 @@ test('the thread asks the service who owns a URL, and the answer decides the rep
     assert.equal(report.live, false);
     assert.equal(report.reason, 'duplicate_of');
     assert.equal(report.duplicateOf, 'lst_owner');
-    // A question that fails is taken as "nobody": the probe still ends.
-    const unanswered = await threaded.probe(everything.url, { hint: 'mcp', takenByOther: async () => Promise.reject(new Error('database gone')) });
-    assert.equal(unanswered.live, true);
+    // A question the service cannot answer (its database is gone) is Rollcall's trouble: the probe
+    // fails as such, on the thread as on the loop, and never reports the listing as not taken.
+    const gone = { hint: 'mcp' as const, takenByOther: async () => Promise.reject(new Error('database gone')) };
+    await assert.rejects(threaded.probe(everything.url, gone), /could not check for duplicates: database gone/);
+    await assert.rejects(createProber(config, { resolver: offlineResolver }).probe(everything.url, gone), /database gone/);
   } finally {
     await threaded.close();
   }

@@ -2,6 +2,7 @@
 // Bad input never becomes a 500, and a 500 never shows internals.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
+import { dbFailure } from '../platform/db/failures.ts';
 import { x402Of } from '../metering/x402-shapes.ts';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
@@ -12,9 +13,17 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the request body is not valid JSON'],
 };
 
-/** Maps an error to an AppError; unknown errors become an opaque 500. */
+/** Seconds a caller is asked to wait when the database cannot answer. */
+export const UNAVAILABLE_RETRY_S = 5;
+
+/** The 503 of a database that cannot answer now (or keeps aborting the transaction): not the caller's fault, nor a bug. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'unavailable', `the database is unavailable or busy; retry in ${UNAVAILABLE_RETRY_S} s`).withHeaders({ 'retry-after': String(UNAVAILABLE_RETRY_S) });
+
+/** Maps an error to an AppError; a database that cannot answer is a 503; unknown errors become an opaque 500. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (dbFailure(err)) return databaseUnavailable();
   const e = err as Partial<FastifyError> & { limit?: number };
   if (e.code && FASTIFY_CODES[e.code]) {
     const [status, code, message] = FASTIFY_CODES[e.code]!;
@@ -42,6 +51,7 @@ export function errorBody(appError: AppError, requestId: string): Record<string,
 
 export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(err);
-  if (appError.status >= 500) request.log.error({ err }, 'request failed');
+  if (appError.code === 'unavailable') request.log.warn({ err }, 'request failed: the database is unavailable');
+  else if (appError.status >= 500) request.log.error({ err }, 'request failed');
   return reply.code(appError.status).headers(appError.headers).send(errorBody(appError, request.id));
 }

@@ -10,6 +10,7 @@ import { countToolCall, runOperation, type AnyOperation, type BaseServices } fro
 import { dealObject } from '../funnel/deal.ts';
 import { requestCtx } from './context.ts';
 import { toAppError } from './errors.ts';
+import { dbFailure } from '../platform/db/failures.ts';
 import { encodeJson, x402Of, X402_HEADERS } from '../metering/x402-shapes.ts';
 import { hostAllowed, originAllowed } from './origin.ts';
 import { buildToolList } from './mcp-tools.ts';
@@ -167,6 +168,8 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       }
       return { jsonrpc: '2.0', id, result };
     } catch (err) {
+      // The database could not answer: the whole POST answers 503 (the scope's error handler), not this one call.
+      if (dbFailure(err)) throw err;
       if (!(err instanceof AppError)) {
         request.log.error({ err, tool: params.name }, 'tool failed');
         return rpcError(id, -32603, 'Internal error', { request_id: request.id });
@@ -449,11 +452,12 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     // Transport failures (bad JSON, oversize, wrong media type) answer in JSON-RPC, not the REST shape.
     scope.setErrorHandler((err, request, reply) => {
       const appError = toAppError(err);
-      if (appError.status >= 500) request.log.error({ err }, 'mcp request failed');
+      if (appError.code === 'unavailable') request.log.warn({ err }, 'mcp request: the database is unavailable');
+      else if (appError.status >= 500) request.log.error({ err }, 'mcp request failed');
       const code = appError.code === 'invalid_json' ? -32700 : appError.status >= 500 ? -32603 : -32600;
       const message = appError.code === 'invalid_json' ? 'Parse error' : appError.message;
       const data = appError.code === 'invalid_input' ? { request_id: request.id, error: appError.toBody() } : { request_id: request.id };
-      return reply.code(appError.status).send(rpcError(null, code, message, data));
+      return reply.code(appError.status).headers(appError.headers).send(rpcError(null, code, message, data));
     });
     for (const path of MCP_PATHS) {
       scope.post(path, post);

@@ -20,7 +20,7 @@ export class Metrics {
   });
   readonly jobs = new Counter({
     name: 'rollcall_jobs_total',
-    help: 'Leased jobs run, by kind and result (done, lost_lease, released, error)',
+    help: 'Leased jobs run, by kind and result (done, lost_lease, released, host_budget, db_unavailable: given back while the database was down, error: given back to run again later)',
     labelNames: ['kind', 'result'] as const,
     registers: [this.registry],
   });

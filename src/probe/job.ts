@@ -79,6 +79,18 @@ export class ProbeJob implements JobHandler {
     metrics.jobs.inc({ kind: lease.kind, result: 'host_budget' });
   }
 
+  /** The lane each running job's listing showed before its claim marked it `probing`. */
+  private readonly shownBefore = new Map<string, ListingRow['lane']>();
+
+  /** A run that threw (the database went away, a bug): the listing shows again what it showed before; nothing is applied. */
+  async abandoned(trx: Executor, lease: Lease): Promise<void> {
+    const key = leaseKey(lease);
+    const lane = this.shownBefore.get(key) ?? this.claimedRows.get(key)?.lane;
+    this.shownBefore.delete(key);
+    this.claimedRows.delete(key);
+    if (lane === 'queued' || lane === 'failed') await updateListing(trx, lease.subject!, { lane }, iso(this.services.clock.now()));
+  }
+
   /** In the claim's transaction: the claimed listings show `probing` (one write for the batch). */
   async claimed(trx: Executor, leases: Lease[]): Promise<void> {
     const rows = await markProbing(trx, leases.map((l) => l.subject!), iso(this.services.clock.now()));
@@ -86,9 +98,7 @@ export class ProbeJob implements JobHandler {
   }
 
   async run(lease: Lease, stopping: AbortSignal): Promise<void> {
-    const { db, clock, config, log, metrics } = this.services;
-    const { prober, metrics: probeMetrics } = this.probe;
-    const id = lease.subject!;
+    const { db } = this.services;
     const key = leaseKey(lease);
     // A lease taken without the pool's claim (`rollcall list` running one job here) marks it now.
     if (!this.claimedRows.has(key)) await inTransaction(db.kysely, (trx) => this.claimed(trx, [lease]));
@@ -96,6 +106,16 @@ export class ProbeJob implements JobHandler {
     this.claimedRows.delete(key);
     if (!row) return removeJob(db.kysely, lease.id);
     const shownProbing = row.lane === 'queued' || row.lane === 'failed';
+    // Kept for `abandoned` when the run throws (the runner calls it then); dropped when it ends well.
+    this.shownBefore.set(key, row.lane);
+    await this.probeAndApply(lease, row, shownProbing, stopping);
+    this.shownBefore.delete(key);
+  }
+
+  private async probeAndApply(lease: Lease, row: ListingRow, shownProbing: boolean, stopping: AbortSignal): Promise<void> {
+    const { db, clock, config, log, metrics } = this.services;
+    const { prober, metrics: probeMetrics } = this.probe;
+    const id = row.id;
     // Every request of the probe counts against its host's hourly budget; a claimed listing's
     // probes are its owner's own work, which public work cannot crowd out (host-budgets.ts).
     const { budgets } = this.services;

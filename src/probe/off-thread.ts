@@ -104,9 +104,11 @@ export class OffThreadProber extends Prober {
     if (!p) return;
     if (m.type === 'ask') {
       const ask = p.options.takenByOther;
+      // A question the service cannot answer (its database is down) fails the probe: "not taken"
+      // would let a duplicate go Live while nobody could check.
       void (ask ? ask(m.url) : Promise.resolve(undefined)).then(
         (owner) => this.send({ type: 'answer', question: m.question, owner }),
-        () => this.send({ type: 'answer', question: m.question, owner: undefined }),
+        (err: Error) => this.send({ type: 'answer', question: m.question, owner: undefined, failed: err.message }),
       );
       return;
     }

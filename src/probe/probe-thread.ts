@@ -29,7 +29,7 @@ const untold = () => {
 };
 
 const running = new Map<number, AbortController>();
-const asked = new Map<number, (owner: string | undefined) => void>();
+const asked = new Map<number, (owner: string | undefined, failed?: string) => void>();
 const admissions = new Map<number, (refused: string | undefined) => void>();
 let nextQuestion = 0;
 
@@ -58,9 +58,10 @@ async function run(id: number, work: (signal: AbortSignal) => Promise<FromThread
 function probe(id: number, url: string, hint: 'agent' | 'mcp' | undefined, ask: boolean, admit: boolean): Promise<void> {
   const takenByOther = ask
     ? (other: string) =>
-        new Promise<string | undefined>((resolve) => {
+        new Promise<string | undefined>((resolve, reject) => {
           const question = nextQuestion++;
-          asked.set(question, resolve);
+          // The service could not answer (its database): the probe fails as Rollcall's trouble, not the listing's.
+          asked.set(question, (owner, failed) => (failed === undefined ? resolve(owner) : reject(new Error(`the service could not check for duplicates: ${failed}`))));
           send({ type: 'ask', id, question, url: other });
         })
     : undefined;
@@ -81,7 +82,7 @@ port.on('message', (m: ToThread) => {
   else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind, m.admit);
   else if (m.type === 'abort') running.get(m.id)?.abort();
   else if (m.type === 'answer') {
-    asked.get(m.question)?.(m.owner);
+    asked.get(m.question)?.(m.owner, m.failed);
     asked.delete(m.question);
   } else if (m.type === 'admitted') {
     admissions.get(m.question)?.(m.refused);

@@ -245,11 +245,17 @@ class ProbeRun {
     return { found: false };
   }
 
+  /**
+   * Probes a URL. What the network or the server does becomes the report (its reason and checks);
+   * any other throw is Rollcall's own trouble (the database behind `takenByOther`, a bug) and goes
+   * to the caller, which must not record it against the listing.
+   */
   async probe(url: string, options: ProbeOptions = {}): Promise<ProbeReport> {
     try {
       return await this.discover(url, options);
     } catch (err) {
-      return this.failure(url, options.hint ?? 'mcp', 'handshake_failed', `the probe could not complete: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof OutboundError) return this.failure(url, options.hint ?? 'mcp', err.reason, err.message);
+      throw err;
     }
   }
 

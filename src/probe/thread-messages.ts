@@ -14,7 +14,7 @@ export type ToThread =
   | { type: 'probe'; id: number; url: string; hint?: 'agent' | 'mcp'; ask: boolean; admit: boolean }
   | { type: 'liveness'; id: number; url: string; kind: 'agent' | 'mcp'; admit: boolean }
   | { type: 'abort'; id: number }
-  | { type: 'answer'; question: number; owner: string | undefined }
+  | { type: 'answer'; question: number; owner: string | undefined; failed?: string }
   | { type: 'admitted'; question: number; refused?: string };
 
 /** `fetches`: the thread's fetches since its previous message, whichever work made them. */

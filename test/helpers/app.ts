@@ -1,6 +1,6 @@
 // Starts a real Rollcall app for a test on the engine of this run (RC_TEST_ENGINE): SQLite in a
 // temporary DATA_DIR, or PostgreSQL in a fresh schema of the run's database (scripts/test.mjs).
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
@@ -105,6 +105,18 @@ export async function postJson(app: App, url: string, body: unknown, headers: Re
 export async function getJson(app: App, url: string, headers: Record<string, string> = {}) {
   const res = await app.http.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, body: res.json(), headers: res.headers };
+}
+
+/** A log stream for startApp({ logStream }) and what was written to it. */
+export function logCapture(): { stream: Writable; text: () => string } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => lines.join('') };
 }
 
 const metricsUrls = new WeakMap<App, Promise<string>>();

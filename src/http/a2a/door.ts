@@ -18,7 +18,7 @@ import { VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import type { AnyOperation, BaseServices } from '../../platform/operation.ts';
 import { DbTaskStore } from '../../a2a/task-store.ts';
 import { requestCtx } from '../context.ts';
-import { toAppError } from '../errors.ts';
+import { databaseUnavailable, toAppError } from '../errors.ts';
 import { limitHeaders, type RequestLimits } from '../rate-limit.ts';
 import { hostAllowed, originAllowed } from '../origin.ts';
 import { matchesEtag } from '../response-cache.ts';
@@ -26,7 +26,7 @@ import { buildToolList, MCP_PATHS, RATE_LIMITED } from '../mcp.ts';
 import { agentCardDocument } from '../discovery/agent-card.ts';
 import { buildModel } from '../discovery/model.ts';
 import { A2A_PATH, DOCUMENT_PATHS } from '../discovery/paths.ts';
-import { CTX_KEY, RollcallExecutor } from './executor.ts';
+import { CTX_KEY, DB_FAILURE_KEY, noteDbFailure, RollcallExecutor, type FailureHolder } from './executor.ts';
 import { INTENTS } from './intents.ts';
 import { a2aInfo, METHODS, resolveVersion } from './info.ts';
 import { responseToV01, V01_METHOD, v01ToMessageSend } from './v01.ts';
@@ -57,7 +57,8 @@ export function registerA2a(app: FastifyInstance, services: BaseServices, catalo
   // The SDK reads the card for versions and input modes; the card served to clients is the
   // discovery door's (signed) copy of the same document.
   const card = SdkAgentCard.fromJSON(agentCardDocument(model));
-  const handler = new DefaultRequestHandler(card, new DbTaskStore(services.db.kysely, services.clock), executor);
+  const taskStore = new DbTaskStore(services.db.kysely, services.clock, (context, err) => noteDbFailure(context?.state, err));
+  const handler = new DefaultRequestHandler(card, taskStore, executor);
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
 
@@ -84,23 +85,32 @@ export function registerA2a(app: FastifyInstance, services: BaseServices, catalo
       return send({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
     }
     const ctx = requestCtx(services, request);
+    const holder: FailureHolder = {};
     const context = new ServerCallContext({
       user: new UnauthenticatedUser(),
       requestedVersion: version.version,
       state: new Map<string, unknown>([
         [CTX_KEY, ctx],
         [STATE_HEADERS_KEY, request.headers],
+        [DB_FAILURE_KEY, holder],
       ]),
     });
+    // The SDK answers any throw with a JSON-RPC error; a database that could not answer is a 503.
+    const unavailable = () => {
+      const e = databaseUnavailable();
+      request.log.warn({ err: holder.failure }, 'a2a request: the database is unavailable');
+      return reply.code(e.status).headers(e.headers).send(rpcError(id, -32603, e.message, { request_id: request.id }));
+    };
     if (method === V01_METHOD) {
       const mapped = v01ToMessageSend(body);
       if (!mapped.ok) return send(rpcError(id, -32602, mapped.message));
       const answer = await v03.handle(mapped.request, context);
-      return send(responseToV01(answer as Json));
+      return holder.failure ? unavailable() : send(responseToV01(answer as Json));
     }
     const served = METHODS[version.version];
     if (!(served as readonly string[]).includes(method)) return send(rpcError(id, -32601, methodNotFound(method, version.version)));
-    return send(await (version.version === '1.0' ? v1 : v03).handle(body, context));
+    const answer = await (version.version === '1.0' ? v1 : v03).handle(body, context);
+    return holder.failure ? unavailable() : send(answer);
   }
 
   const infoBody = Buffer.from(JSON.stringify(a2aInfo({ base, model, intents, tools: [...tools.keys()] })));

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { AppError } from '../../platform/errors.ts';
+import { dbFailure } from '../../platform/db/failures.ts';
 import { runOperation, type AnyOperation, type Ctx } from '../../platform/operation.ts';
 import { iso } from '../../platform/clock.ts';
 import { understandMessage, type MessagePart, type Understanding } from './intents.ts';
@@ -14,6 +15,23 @@ import { failureText, helpAnswer, summarize, type HelpContext } from './answer.t
 
 /** Where the door leaves the operation ctx in the SDK's ServerCallContext state. */
 export const CTX_KEY = 'rollcall.ctx';
+/**
+ * Where a request's handling notes that the database could not answer (a `{ failure }` holder in
+ * the SDK call's state): the SDK turns any throw into a JSON-RPC error with HTTP 200, and the door
+ * then answers the whole POST 503 instead, as the other doors do.
+ */
+export const DB_FAILURE_KEY = 'rollcall.dbFailure';
+export interface FailureHolder {
+  failure?: unknown;
+}
+
+/** Notes a database failure on the call's holder and says whether it was one. */
+export function noteDbFailure(state: Map<string, unknown> | undefined, err: unknown): boolean {
+  if (!dbFailure(err)) return false;
+  const holder = state?.get(DB_FAILURE_KEY) as FailureHolder | undefined;
+  if (holder) holder.failure ??= err;
+  return true;
+}
 
 export interface ExecutorDeps {
   /** Operations by name (the whole catalog: intents may run REST-only operations such as score). */
@@ -59,7 +77,13 @@ export class RollcallExecutor implements AgentExecutor {
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ctx = request.context.state.get(CTX_KEY) as Ctx | undefined;
     if (!ctx) throw new Error('the A2A door did not pass the operation ctx');
-    const outcome = await this.answer(ctx, understandMessage(partsOf(request.userMessage)));
+    let outcome: Outcome;
+    try {
+      outcome = await this.answer(ctx, understandMessage(partsOf(request.userMessage)));
+    } catch (err) {
+      noteDbFailure(request.context.state, err);
+      throw err;
+    }
     const reply: Message = {
       messageId: randomUUID(),
       contextId: request.contextId,
@@ -115,6 +139,8 @@ export class RollcallExecutor implements AgentExecutor {
       const result = plain(await runOperation(op, ctx, input, 'a2a'));
       return { state: TaskState.TASK_STATE_COMPLETED, summary: summarize(op.name, result), data: result, artifact: 'result', ran };
     } catch (err) {
+      // The database could not answer: not the task's failure; the door answers 503 (see DB_FAILURE_KEY).
+      if (dbFailure(err)) throw err;
       if (!(err instanceof AppError)) {
         ctx.log.error({ err, operation: op.name }, 'a2a operation failed');
         const body = { ok: false, error: { code: 'internal', message: 'internal error; quote request_id when reporting it' }, request_id: ctx.requestId };

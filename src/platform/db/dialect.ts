@@ -49,11 +49,16 @@ export function openDb(options: OpenDbOptions): Db {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      // A database that does not answer a new connection is unavailable (a 503), not a hung request.
+      connectionTimeoutMillis: 5000,
       types: pgTypes,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
+    // A client losing its connection must not crash the process. The pool hears an idle client's
+    // error; one in use emits it on itself (node-postgres), with no listener but this one, while
+    // its query fails with the same error (a 503 for the request). The next query reconnects.
     pool.on('error', () => {});
+    pool.on('connect', (client) => void client.on('error', () => {}));
     pool.on('connect', nameStatements);
     const kysely = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
     return { engine: 'postgres', kysely, serialType: 'bigserial', ping: () => ping(kysely), close: () => kysely.destroy() };

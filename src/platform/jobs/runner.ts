@@ -14,7 +14,8 @@ import type { Transaction } from 'kysely';
 import type { BaseServices } from '../operation.ts';
 import { iso } from '../clock.ts';
 import { inTransaction, type Executor, type NoTables } from '../db/executor.ts';
-import { claimDue, completeJob, ensureJob, queueStats, stillHeld, type Lease, type QueueStats } from './store.ts';
+import { claimDue, completeJob, ensureJob, queueStats, releaseLease, stillHeld, type Lease, type QueueStats } from './store.ts';
+import { dbFailure } from '../db/failures.ts';
 
 export interface JobHandler {
   /** `stopping` is aborted when the instance shuts down: a handler then gives its lease back unfinished. */
@@ -24,6 +25,11 @@ export interface JobHandler {
    * mark the work as started commit with the claim instead of costing a transaction each.
    */
   claimed?(trx: Executor, leases: Lease[]): Promise<void>;
+  /**
+   * Runs in the transaction that gives back the lease of a run that threw (the database went away,
+   * a bug): undoes what `claimed` showed, so nothing stays marked as running.
+   */
+  abandoned?(trx: Executor, lease: Lease): Promise<void>;
 }
 
 /**
@@ -46,6 +52,8 @@ export interface KindOptions {
 
 export interface JobRunnerOptions {
   leaseMs: number;
+  /** A job whose run threw for another reason than the database runs again after this long. */
+  retryAfterFailureMs?: number;
   /** Seconds between ticks; 0: no timer (tests call tick() themselves). */
   tickS: number;
   /** Seconds between runs of the sweep that carries the periodic tasks. */
@@ -80,6 +88,10 @@ export class JobRunner {
   private readonly stopping = new AbortController();
   /** Jobs this runner has started since it was built. */
   started = 0;
+  /** Leases of runs that threw, not yet given back (the database was down): retried every tick. */
+  private readonly toGiveBack = new Map<string, { pool: Pool; lease: Lease; dueAt: string }>();
+  /** The database stopped answering: claims failed and wait for it (logged once, and once when it is back). */
+  private paused = false;
 
   constructor(
     private readonly services: Base,
@@ -156,8 +168,60 @@ export class JobRunner {
   /** Fills every pool with due jobs; returns how many jobs this call started. */
   async tick(): Promise<number> {
     let started = 0;
-    for (const pool of this.pools.values()) started += await this.fill(pool);
+    try {
+      await this.giveBackPending();
+      for (const pool of this.pools.values()) started += await this.fill(pool);
+    } catch (err) {
+      if (!this.databaseDown(err)) throw err;
+    }
     return started;
+  }
+
+  /**
+   * Whether `err` is the database not answering; if so the runner is paused until a claim works
+   * again (claims keep being tried on every tick and wake-up, so it resumes by itself).
+   */
+  private databaseDown(err: unknown): boolean {
+    if (!dbFailure(err)) return false;
+    if (!this.paused) this.services.log.warn({ err }, 'the database is unavailable: jobs wait for it');
+    this.paused = true;
+    return true;
+  }
+
+  private resumed(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.services.log.info('the database answers again: jobs resume');
+  }
+
+  /**
+   * Gives back the lease of a run that threw, due again at once when the database was the cause
+   * (the next claim after it answers runs it) or after retryAfterFailureMs otherwise; the handler
+   * undoes what its claim showed. While the database is down the hand-back waits for a later tick.
+   */
+  private async giveBack(pool: Pool, lease: Lease, dueAt: string): Promise<void> {
+    this.toGiveBack.set(lease.lease_token, { pool, lease, dueAt });
+    try {
+      await inTransaction(
+        this.services.db.kysely,
+        async (trx) => {
+          if (!(await stillHeld(trx, lease))) return;
+          await pool.handler.abandoned?.(trx, lease);
+          await releaseLease(trx, lease, iso(this.services.clock.now()), dueAt);
+        },
+        { idempotent: true },
+      );
+      this.toGiveBack.delete(lease.lease_token);
+    } catch (err) {
+      if (!this.databaseDown(err)) {
+        this.toGiveBack.delete(lease.lease_token);
+        throw err;
+      }
+    }
+  }
+
+  private async giveBackPending(): Promise<void> {
+    for (const { pool, lease, dueAt } of [...this.toGiveBack.values()]) await this.giveBack(pool, lease, dueAt);
   }
 
   /**
@@ -166,7 +230,7 @@ export class JobRunner {
    */
   wake(kind: string): void {
     const pool = this.pools.get(kind);
-    if (pool) this.fill(pool).catch((err) => this.services.log.error({ err, kind }, 'job wake-up failed'));
+    if (pool) this.fill(pool).catch((err) => this.databaseDown(err) || this.services.log.error({ err, kind }, 'job wake-up failed'));
   }
 
   /** Jobs of each kind running in this instance now (for /metrics). */
@@ -222,7 +286,7 @@ export class JobRunner {
       return;
     }
     pool.running--;
-    if (!this.closing) this.fill(pool).catch((err) => this.services.log.error({ err, kind: pool.name }, 'job claim failed'));
+    if (!this.closing) this.fill(pool).catch((err) => this.databaseDown(err) || this.services.log.error({ err, kind: pool.name }, 'job claim failed'));
   }
 
   /** One fill pass at a time per pool; calls made meanwhile share the one queued behind it. */
@@ -256,6 +320,7 @@ export class JobRunner {
         kind: pool.name,
         ...(pool.groupCap !== undefined ? { groupCap: pool.groupCap, groupRoom } : {}),
       }, pool.handler.claimed?.bind(pool.handler));
+      this.resumed();
       for (const lease of leases) this.start1(pool, lease);
       started += leases.length;
       if (leases.length < free) break; // nothing more is due (or what is due waits for its group)
@@ -271,9 +336,15 @@ export class JobRunner {
     const run = pool.handler
       .run(lease, this.stopping.signal)
       .then(() => void this.services.metrics.jobs.inc({ kind: lease.kind, result: 'done' }))
-      .catch((err) => {
-        this.services.metrics.jobs.inc({ kind: lease.kind, result: 'error' });
-        this.services.log.error({ err, job: lease.id }, 'job failed');
+      .catch(async (err) => {
+        // Never blamed on the job's subject: the lease is given back and the job runs again.
+        const database = this.databaseDown(err);
+        this.services.metrics.jobs.inc({ kind: lease.kind, result: database ? 'db_unavailable' : 'error' });
+        if (!database) this.services.log.error({ err, job: lease.id }, 'job failed: it runs again later');
+        const now = this.services.clock.now().getTime();
+        await this.giveBack(pool, lease, iso(new Date(database ? now : now + (this.options.retryAfterFailureMs ?? 60_000)))).catch((e) =>
+          this.services.log.error({ err: e, job: lease.id }, 'a failed job could not be given back; its lease lapses instead'),
+        );
       })
       .finally(() => {
         if (group !== null) {
