@@ -79,3 +79,36 @@ test('bad limit and cursor values are 400s naming the field', async () => {
   assert.equal(max.status, 200);
   assert.equal(max.body.limit, 1000);
 });
+
+test('two instances answering first pages at one change position page one order: every listing once', async () => {
+  // One change position can stand for two states (on PostgreSQL a change that commits after a later
+  // one): replayed by moving ranks without a change-feed row between two instances' first pages.
+  const other = await startApp({ joinStore: app.store });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { body } = await postJson(app, '/api/publish', { url: `https://one-order-${i}.example.net/mcp` });
+      await setListingState(app, body.id, { lane: 'active', checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 40 + i, live_since: '2026-11-01T00:00:00.000Z' }, '2026-11-01T12:00:00.000Z');
+      ids.push(body.id);
+    }
+    const firstA = (await getJson(app, '/api/listings/active?limit=2')).body;
+    // The ranks turn round, and no change is recorded: the position stays the same.
+    for (const [i, id] of ids.entries()) await app.sql.updateTable('listings').set({ rank: 1000 + i * 10 }).where('id', '=', id).execute();
+    const walk = async (instance: TestApp) => {
+      const seen: string[] = [];
+      let page = (await getJson(instance, '/api/listings/active?limit=2')).body;
+      for (;;) {
+        seen.push(...page.mcps.map((m: { id: string }) => m.id));
+        if (!page.next_cursor) return seen;
+        page = (await getJson(instance, `/api/listings/active?limit=2&cursor=${page.next_cursor}`)).body;
+      }
+    };
+    const mine = (seen: string[]) => seen.filter((id) => ids.includes(id));
+    const seenB = mine(await walk(other));
+    assert.equal(new Set(seenB).size, seenB.length, `no repeats: ${seenB}`);
+    assert.deepEqual([...seenB].sort(), [...ids].sort(), 'every listing once');
+    assert.ok(firstA.mcps.length > 0);
+  } finally {
+    await other.close();
+  }
+});

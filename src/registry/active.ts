@@ -1,11 +1,13 @@
 // The active list (SPEC.md 2.2): Live agents and MCPs in rank order, inside the funnel envelope.
 // Paging walks one fixed order: the first page records the order of the whole list at its
-// change-feed position (a snapshot), and cursors page through that order, so a listing that stays
-// Live is seen exactly once however ranks move meanwhile; listings that left are skipped.
+// change-feed position (a snapshot, read in one transaction with that position), and cursors page
+// through that order, so a listing that stays Live is seen exactly once however ranks move
+// meanwhile; listings that left are skipped.
 import { z } from 'zod';
 import { defineOperation } from '../platform/operation.ts';
 import { AppError, badRequest } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { activeOrder, countActive, readActiveSnapshot, rowsInOrder, saveActiveSnapshot } from '../listings/store.ts';
 import { BADGE_POLICY } from '../funnel/badge.ts';
@@ -65,9 +67,15 @@ export const listActiveListings = defineOperation({
       order = { ...snap, seq: cursor.s };
       from = { agent: cursor.a, mcp: cursor.m };
     } else {
-      const [seq, agent, mcp] = await Promise.all([latestChange(db), activeOrder(db, 'agent'), activeOrder(db, 'mcp')]);
-      order = { agent, mcp, seq };
-      if (agent.length > input.limit || mcp.length > input.limit) await saveActiveSnapshot(db, seq, { agent, mcp }, iso(ctx.clock.now()));
+      // The position and both orders are read from one snapshot of the database, so they belong together.
+      order = await inTransaction(db, async (trx) => ({ seq: await latestChange(trx), agent: await activeOrder(trx, 'agent'), mcp: await activeOrder(trx, 'mcp') }), { snapshot: true });
+      if (order.agent.length > input.limit || order.mcp.length > input.limit) {
+        await saveActiveSnapshot(db, order.seq, { agent: order.agent, mcp: order.mcp }, iso(ctx.clock.now()));
+        // The order kept first at this position is the one every page walks: on PostgreSQL a change
+        // that commits after a later one can leave two states at one position, and a first page
+        // built from the other would then not match its cursor's pages.
+        order = { ...((await readActiveSnapshot(db, order.seq)) ?? order), seq: order.seq };
+      }
     }
     const slice = (kind: 'agent' | 'mcp') => order[kind].slice(from[kind], from[kind] + input.limit);
     const [agents, mcps, counts] = await Promise.all([rowsInOrder(db, slice('agent'), 'active'), rowsInOrder(db, slice('mcp'), 'active'), countActive(db)]);

@@ -18,6 +18,8 @@ export const typed = <Tables>(ex: Executor): Kysely<Tables> => ex as unknown as 
 export const TRANSACTION_ATTEMPTS = 4;
 
 export interface TransactionOptions {
+  /** Every read sees the database as of the first one (PostgreSQL REPEATABLE READ; a SQLite transaction already does). */
+  snapshot?: boolean;
   /**
    * Running it twice leaves the same state as once, so it may run again even when the connection
    * was lost after COMMIT was sent (whether that COMMIT took is then unknown).
@@ -38,7 +40,9 @@ export async function inTransaction<T>(db: Executor, work: (trx: Transaction<NoT
   for (let attempt = 1; ; attempt++) {
     let committing = false;
     try {
-      return await (db as Kysely<NoTables>).transaction().execute(async (trx) => {
+      let begin = (db as Kysely<NoTables>).transaction();
+      if (options.snapshot && takesRowLocks(db)) begin = begin.setIsolationLevel('repeatable read');
+      return await begin.execute(async (trx) => {
         const result = await work(trx);
         committing = true;
         return result;
