@@ -10,6 +10,7 @@ import { benchSenseTraces } from './sense-traces.ts';
 import { benchExecuteCompose } from './execute-compose.ts';
 import { benchClaimBacklog } from './claim-backlog.ts';
 import { benchStartTime } from './start-time.ts';
+import { benchCluster } from './cluster.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'execute-compose': benchExecuteCompose,
   'claim-backlog': benchClaimBacklog,
   'start-time': benchStartTime,
+  cluster: benchCluster,
 };
 
 for (const [name, run] of Object.entries(benches)) {
