@@ -21,7 +21,7 @@ import { clientErrorHandler, frameworkErrors, registerTransportErrors } from './
 import { registerHealth } from './http/health.ts';
 import { registerRateLimit, RequestLimits } from './http/rate-limit.ts';
 import { registerRest } from './http/rest.ts';
-import { MCP_PATHS, registerMcp } from './http/mcp.ts';
+import { MCP_ENDPOINT_PATHS, registerMcp } from './http/mcp.ts';
 import { A2A_PATH } from './http/discovery/paths.ts';
 import { registerA2a } from './http/a2a/door.ts';
 import { registerDiscovery } from './http/discovery/index.ts';
@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const limits = new RequestLimits(config, clock, redis);
-  registerRateLimit(http, limits, { jsonRpc: [...MCP_PATHS, A2A_PATH], registryApi: REGISTRY_API_PATH });
+  registerRateLimit(http, limits, { jsonRpc: [...MCP_ENDPOINT_PATHS, A2A_PATH], registryApi: REGISTRY_API_PATH });
   registerHealth(http, services);
   registerRest(http, services);
   registerMcp(http, services, operations, limits);

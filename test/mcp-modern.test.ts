@@ -53,7 +53,8 @@ test('tools/list carries resultType and cache hints, every tool fully described,
   assert.equal(result.resultType, 'complete');
   assert.ok(Number.isInteger(result.ttlMs) && result.ttlMs >= 0);
   assert.ok(['public', 'private'].includes(result.cacheScope));
-  const expected = operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]);
+  // find_tools, served by every MCP endpoint, comes after the catalog's tools.
+  const expected = [...operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]), 'find_tools'];
   assert.deepEqual(
     result.tools.map((t: { name: string }) => t.name),
     expected,
@@ -179,7 +180,8 @@ test('the official SDK client lists every tool and calls each one; every result 
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
   try {
     const { tools } = await client.listTools();
-    const expected = operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]);
+    // find_tools, served by every MCP endpoint, comes after the catalog's tools.
+  const expected = [...operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]), 'find_tools'];
     assert.deepEqual(
       tools.map((t) => t.name),
       expected,
@@ -190,6 +192,7 @@ test('the official SDK client lists every tool and calls each one; every result 
       capability_hash: { capabilities: ['search', 'fetch'] },
       probe_clean: { url: 'ftp://not-http.example.org/' },
       check_liveness: { url: 'ftp://not-http.example.org/' },
+      find_tools: { need: 'list my MCP server' },
     };
     for (const tool of tools) {
       // The SDK validates structuredContent against the tool's outputSchema and throws when it does not match.

@@ -33,7 +33,8 @@ test('initialize through the official SDK client negotiates and names the server
   await client.ping();
 });
 
-const catalogTools = operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]);
+/** Every tool of the catalog, and find_tools, which every MCP endpoint serves. */
+const catalogTools = [...operations.filter((o) => o.tool !== false).flatMap((o) => [o.name, ...(o.aliases ?? [])]), 'find_tools'];
 
 test('tools/list lists every tool of the catalog with JSON Schema inputs', async () => {
   const { tools } = await client.listTools();

@@ -165,6 +165,7 @@ const ARGS: Record<string, () => Record<string, unknown>> = {
   hyper_index: () => ({}),
   install_product: () => ({ access_token: access }),
   export_skills: () => ({ token: access }),
+  find_tools: () => ({ need: 'list my MCP server' }),
 };
 
 /** Arguments for a read-only tool: ARGS, or filled from its input schema's property names. */

@@ -82,7 +82,7 @@ export const publishCollabProduct = defineOperation({
 export const listCollabMarket = defineOperation({
   name: 'list_collab_market',
   title: 'List the collab market',
-  description: 'Products packaged from collab sessions and published with a price, newest first: title, summary (the plan and who did it), price, contributors, artifacts and purchases. Filter by words (q) or lead listing. With your listing_id, each says whether you bought it and whether it is free for you.',
+  description: 'Published collab products, newest first: title, summary, price, contributors, artifacts and purchases. Filter by words (q) or lead listing; with your listing_id, each says whether you bought it or get it free.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({
     q: z.string().max(200).optional().describe('Words in the title or summary.'),
@@ -119,7 +119,7 @@ export const buyCollabProduct = defineOperation({
   ownerOnly: true,
   title: 'Buy a collab product',
   description:
-    'Buy a published collab product for your listing. Free for founding access (your listing is founding-verified or your access token has the full scope) and for a price of 0; otherwise a 402 payment_required while payments are not open, or an x402 payment (payment_proof or X-PAYMENT) when the server accepts x402. Bought once per listing; buying again returns the purchase. Next: install_collab_product.',
+    'Buy a published collab product for your listing, once per listing. Free with founding access or at price 0; otherwise 402 payment_required until payments open, or an x402 payment (payment_proof). Next: install_collab_product.',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({ product_id: productIdField, listing_id: actorListingField, access_token: accessTokenField, payment_proof: meteredArgs.payment_proof }),
   output: z.looseObject({ ok: z.literal(true), product_id: z.string(), purchase: z.looseObject({ via: z.string(), price_cents: z.number() }), already_bought: z.boolean(), next_step: nextStepOutput }),

@@ -63,7 +63,7 @@ export const createCollabWorkflow = defineOperation({
   ownerOnly: true,
   title: 'Create a collab workflow',
   description:
-    'Plan a collaboration you lead: a goal, your listing (the lead), partner listings with their roles, and ordered steps each done by one role ("lead", "any" or a partner\'s role). Without steps, they are derived from the goal: one per need, for the partners in turn, then a review by you. Without partners, its sessions are open to any Live listing. Each partner finds the invitation in its inbox (its owner\'s talk check-in, POST /api/talk). Not metered; opening its session is (collab_session_open with workflow_id).',
+    'Plan a collaboration you lead: a goal, your listing as lead, partners with roles and ordered steps (derived from the goal if left out). Partners find the invitation in their inbox. Not metered; collab_session_open on it is.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({ goal: goalField, listing_id: actorListingField, agent_name: agentNameField, ...partnerFields, steps: stepsField, access_token: accessTokenField }),
   output: z.looseObject({ ok: z.literal(true), workflow: workflowOutput, next_step: nextStepOutput }),
@@ -101,7 +101,7 @@ export const collabSessionOpen = defineOperation({
   ownerOnly: true,
   title: 'Open a collab session',
   description:
-    'Open a collaboration session you lead: for a goal with invited partners (a workflow is made for it, steps derived from the goal unless given), or for an existing workflow of yours (workflow_id). Invited partners find their join call in their inbox (their owner\'s talk check-in, POST /api/talk), then join (collab_session_join) and claim steps in order. Without partners the session is open to any Live listing. Metered: collab_session_open, 2 free a day.',
+    'Open a collab session you lead, for a goal with invited partners (a workflow is made) or for your workflow (workflow_id). Partners find the join call in their inbox; without partners any Live listing may join. Metered: 2 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     goal: goalField.optional(),
@@ -138,7 +138,7 @@ export const completeCollabPath = defineOperation({
   ownerOnly: true,
   title: 'Complete the collab path',
   description:
-    'The collab path in one call: makes a workflow for your listing\'s goal and opens its first session. Partners are the ones you name, else your most composed Live peers (from mesh compositions), else none (the session is then open to any Live listing). Without a goal, one is derived from your listing (review its card, test its first skill, write an improvement report). Next: partners join, then next -> claim -> result, messages, and collab_session_close packages the results for the market. Metered: collab_session_open, 2 free a day.',
+    'The collab path in one call: a workflow for your listing\'s goal and its first session, with the partners you name, else your most composed Live peers, else open to any Live listing. Metered: collab_session_open, 2 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({ agent_name: agentNameField, listing_id: actorListingField, goal: goalField.optional(), ...partnerFields, ...meteredArgs }),
   output: openOutput,
@@ -197,7 +197,7 @@ export const collabRun = defineOperation({
   ownerOnly: true,
   title: 'Run a collab workflow step',
   description:
-    'Run your next step of a workflow: opens its session if none runs (lead only; metered collab_session_open), joins you if you are invited, then finishes the step you hold (with `result`) or claims the next ready step for your role (metered collab_session_step) and, with `result`, posts it in the same call. Otherwise says what the session waits on.',
+    'Your next workflow step in one call: opens the session if none runs (lead only), joins you if invited, claims your next ready step and, with `result`, posts it; else says what it waits on. Metered as collab_session_open and collab_session_step.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     workflow_id: workflowIdField,
@@ -275,7 +275,7 @@ export const collabAccessStatus = defineOperation({
   name: 'collab_access_status',
   title: 'Collab access status',
   description:
-    'What collab features you have now: the free allowance left today per collab event (sessions, steps, converge, package, publish, messages), whether you have founding access (buy market products free: a founding-verified listing or a full access token), and your workflows, sessions by state, products and purchases.',
+    'What collab features you have now: the free allowance left today per collab event, whether you have founding access (market products free), and your workflows, sessions by state, products and purchases.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({ listing_id: z.string().min(1).max(64).optional().describe('Your listing.'), agent_name: agentNameField, access_token: accessTokenField }),
   output: z.looseObject({ ok: z.literal(true), allowances: z.array(meterOutput), founding_access: z.boolean(), next_step: nextStepOutput }),

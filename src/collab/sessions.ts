@@ -120,7 +120,7 @@ export const collabSessionClaim = defineOperation({
   ownerOnly: true,
   title: 'Claim a collab step',
   description:
-    'Claim a step of a collab session for your listing (the next ready one for your role when `step` is left out). Steps run in order and each is claimed once: when several participants claim the same step at once, exactly one wins and the others get 409 step_taken. Only you can then post its result. Metered: collab_session_step, 12 free a day.',
+    'Claim a step of a collab session for your listing (default: the next ready one for your role). Each step is claimed once; concurrent claimers get 409 step_taken. Only you then post its result. Metered: collab_session_step, 12 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({ session_id: sessionIdField, step: stepField.optional().describe('The step number (default: the next ready step for your role).'), listing_id: actorListingField, ...meteredArgs }),
   output: z.looseObject({ ok: z.literal(true), session_id: z.string(), step: z.looseObject({ step: z.number(), state: z.literal('claimed'), claimed_by: z.string() }), meter: meterOutput, next_step: nextStepOutput }),
@@ -230,7 +230,7 @@ export const collabSessionClose = defineOperation({
   ownerOnly: true,
   title: 'Close a collab session',
   description:
-    'Close a collab session you lead once every step is done: its results are converged (metered collab_converge, 2 free a day) and packaged into a product draft with its artifacts (metered collab_package, 1 free a day); a closed session accepts nothing more. If packaging is refused (quota), the session stays converged and closing again only packages. `abandon: true` closes an unfinished session without a product (not metered). Next: publish_collab_product.',
+    'Close a collab session you lead once all steps are done: converges results (collab_converge, 2 free a day) and packages a product draft (collab_package, 1 free a day); abandon: true closes it unfinished, unmetered. Next: publish_collab_product.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     session_id: sessionIdField,

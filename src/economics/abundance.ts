@@ -18,7 +18,7 @@ export const abundanceRank = defineOperation({
   title: 'Listings ranked by value given to others',
   annotations: READ_ONLY,
   description:
-    'Listings ranked by the value they gave others, from what others recorded: outcomes reported on them (deposit_outcome: count and summed quality), endorsements received (endorse), and stored compositions they serve in as a partner (mesh_compose plans others built on them). score = outcome quality + endorsements + compositions served. Optional `kind` (agent or mcp).',
+    'Listings ranked by the value they gave others: score = outcome quality reported on them + endorsements received + compositions they serve in as a partner. Optional `kind` (agent or mcp).',
   input: z.strictObject({
     kind: z.enum(['agent', 'mcp']).optional().describe('Only agents or only MCP servers.'),
     limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many listings (default 20, at most 100).'),

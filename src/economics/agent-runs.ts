@@ -21,7 +21,7 @@ export const getAgentRuns = defineOperation({
   title: 'A caller\'s value-tool runs',
   annotations: READ_ONLY,
   description:
-    "A caller's or a listing's history of value-tool runs, newest first: kernel versions (improve_kernel) and loop ticks (run_loop_tick) with their reasons, compositions made or taken part in (mesh_compose), outcomes deposited or reported on the listing (deposit_outcome), and today's metered units per event. Name yourself as for a metered call (the owner token of your listing as Authorization: Bearer, or agent_name); without any, your address's runs.",
+    'Your or a listing\'s history of value-tool runs, newest first: kernel versions, loop ticks, compositions, outcomes, and today\'s metered units per event. Identify with your listing\'s owner token (Bearer) or agent_name; else your address\'s.',
   input: z.strictObject({ ...callerArgs, limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many of each kind of run (default 20, at most 100).') }),
   output: z.looseObject({ ok: z.literal(true), caller: z.looseObject({ kind: z.string(), label: z.string() }), kernel_versions: z.array(z.looseObject({ version: z.number() })), compositions: z.array(z.looseObject({ composition_id: z.string() })), outcomes: z.array(z.looseObject({ id: z.string() })) }),
   handler: async (ctx: Ctx, input) => {

@@ -28,7 +28,7 @@ export const getExonomics = defineOperation({
   title: 'Network exonomics: units given, refilled, paid; outcomes back',
   annotations: READ_ONLY,
   description:
-    'The metered economy over a window of UTC days, network-wide: per event and per day the units used from free allowances (`used`; `free_base` of them beyond refills), refill units granted, units paid through x402 (and their cents), outcomes deposited (count, ok, summed quality), and the value created per unit: summed outcome quality per unit consumed (used + paid). Outcomes count toward an event when deposit_outcome named it in `from`.',
+    'The network\'s metered economy per event and UTC day over a window: free units used, refills granted, units paid through x402 (and cents), outcomes deposited, and value created per unit (outcome quality per unit consumed).',
   input: z.strictObject({ days: daysArg(30), event_id: z.string().min(1).max(64).optional().describe('Only this metered event (list_event_pricing lists them).') }),
   output: z.looseObject({ ok: z.literal(true), totals: z.looseObject({ units: z.number(), outcomes: z.number() }), events: z.array(z.looseObject({ event_id: z.string() })), days: z.array(z.looseObject({ day: z.string() })) }),
   handler: async (ctx: Ctx, input) => {

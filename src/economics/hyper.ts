@@ -73,7 +73,7 @@ export const hyperIndex = defineOperation({
   title: 'Capability hypergraph of Live listings',
   annotations: READ_ONLY,
   description:
-    "The capability hypergraph of the Live network: each capability (agent skill id, MCP tool name) with how many Live listings offer it, some of their ids and the capabilities that most often occur beside it; and the co-occurring capability sets (each listing's set is a hyperedge; identical sets counted together, with their capability_hash). Give `capability` to see only that capability, its neighbours and the sets that contain it.",
+    'The capability hypergraph of the Live network: each capability with how many Live listings offer it and the capabilities most often beside it, and the co-occurring capability sets. Give `capability` to see only that one.',
   input: z.strictObject({
     capability: z.string().trim().min(1).max(200).optional().describe('Only this capability (case-insensitive), its co-occurring capabilities and the sets containing it.'),
     limit: z.coerce.number().int().min(1).max(200).default(20).describe('How many capabilities and sets to return (default 20, at most 200).'),

@@ -12,7 +12,7 @@ export const networkValue = defineOperation({
   title: 'Network value and its history',
   annotations: READ_ONLY,
   description:
-    "The network's value as one number and its parts: N Active listings, E composition edges (distinct listing pairs in stored compositions), Q the summed quality of every outcome reported (deposit_outcome). value = N * (1 + ln(1 + E)) * (1 + Q/N). Measured now; one point per UTC day is kept (the day's last measure), and `history` lists the stored points of the window. Raise it by listing, composing and reporting outcomes.",
+    'The network\'s value now and its parts: N Active listings, E composition edges, Q summed outcome quality; value = N * (1 + ln(1 + E)) * (1 + Q/N). One point per UTC day is stored; `history` lists the window\'s points.',
   input: z.strictObject({ days: daysArg(30) }),
   output: z.looseObject({ ok: z.literal(true), value: z.number(), parts: z.looseObject({ active: z.number(), edges: z.number(), quality: z.number() }), history: z.array(pointOutput) }),
   handler: async (ctx: Ctx, input) => {
@@ -38,7 +38,7 @@ export const getAcceleration = defineOperation({
   title: 'Network value velocity and acceleration',
   annotations: READ_ONLY,
   description:
-    "Day-over-day change of network_value (velocity: value change per day) and of that change (acceleration: velocity change per day), over the stored daily points of the window (today's is measured first). A gap between stored days is divided out. `trend` says whether growth is speeding up, steady or slowing.",
+    'Day-over-day change of network_value (velocity) and of that change (acceleration) over the window\'s stored daily points, with a `trend`: speeding up, steady or slowing.',
   input: z.strictObject({ days: daysArg(30) }),
   output: z.looseObject({ ok: z.literal(true), days: z.array(z.looseObject({ day: z.string(), value: z.number(), velocity: z.number().nullable(), acceleration: z.number().nullable() })) }),
   handler: async (ctx: Ctx, input) => {

@@ -26,7 +26,7 @@ export const getPlatformCost = defineOperation({
   title: "Rollcall's own measured cost",
   annotations: READ_ONLY,
   description:
-    "The service's own measured cost per UTC day: HTTP requests served, tool calls served (MCP tools/call and A2A requests, by tool), probe fetches made, rows stored now (per table), and a cost estimate in USD from the configured unit costs (per million requests, per million tool calls, per thousand probe fetches, per million rows per month). Counts are network-wide (every instance adds its own).",
+    'The service\'s own measured cost per UTC day, network-wide: HTTP requests, tool calls by tool, probe fetches, rows stored per table, and a USD estimate from the configured unit costs.',
   input: z.strictObject({ days: daysArg(7) }),
   output: z.looseObject({ ok: z.literal(true), totals: z.looseObject({ requests: z.number(), tool_calls: z.number(), probe_fetches: z.number(), rows: z.number() }), estimate_usd: z.looseObject({ total: z.number() }), days: z.array(z.looseObject({ day: z.string() })) }),
   handler: async (ctx: Ctx, input) => {

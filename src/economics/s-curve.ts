@@ -57,7 +57,7 @@ export const sCurveBoard = defineOperation({
   title: 'Adoption S-curves per product and for listings',
   annotations: READ_ONLY,
   description:
-    `Adoption curves: per product (kernel, recursive, mcp_mesh, network, collab: a caller adopts a product on the first UTC day it uses one of its metered events) and for listings (listings created per day), the cumulative count per day, a least-squares logistic fit (K the ceiling, r the daily growth rate, t0_day the inflection, r2) and the current phase: seed (under ~12% of K), takeoff, saturation (past ~88%). A fit needs ${MIN_POINTS} days of history. \`days\` limits the days shown, not the fit.`,
+    'Adoption curves per product and for listings: cumulative counts per UTC day, a logistic fit (ceiling K, growth rate r, inflection t0_day) and the phase (seed, takeoff, saturation). A fit needs 4 days; `days` limits the days shown.',
   input: z.strictObject({ days: daysArg(30) }),
   output: z.looseObject({ ok: z.literal(true), curves: z.array(z.looseObject({ curve: z.string(), phase: z.enum(['seed', 'takeoff', 'saturation']), current: z.number() })) }),
   handler: async (ctx: Ctx, input) => {

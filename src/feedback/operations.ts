@@ -65,7 +65,7 @@ export const bodyField = z.string().max(MAX_BODY_CHARS, `must be at most ${MAX_B
 export const feedbackModeField = z
   .enum(['ultra', 'structured'])
   .optional()
-  .describe('ultra (default): rating + one real sentence; answers optional. structured: rating + body + the complete survey in answers (every required question; all problems are listed at once).');
+  .describe('ultra (default): rating + one real sentence; structured: plus the full survey.');
 
 export interface FeedbackInput {
   rating: number;
@@ -173,7 +173,7 @@ export const feedbackInput = z.object({
   rating: ratingField.describe('Your rating, a whole number 1-5.'),
   body: bodyField.describe('One real sentence about your experience (at least 12 characters and 3 words; placeholder text is refused).'),
   agent_name: z.string().max(MAX_NAME).optional().describe('Your agent\'s name, a label kept with the feedback (required as a tool).'),
-  listing_id: z.string().max(64).optional().describe('The listing this feedback is about; it must exist. Your own, sent with its owner token (Authorization: Bearer rco_...), for a founding seat.'),
+  listing_id: z.string().max(64).optional().describe('The listing this feedback is about (must exist); your own, with its owner token, for a seat.'),
   surface: z.enum(SURFACES).optional().describe('Where the feedback is about (SPEC.md 2.5 surface ids); default general.'),
   mode: feedbackModeField,
   audience: z.enum(['agent', 'mcp']).optional().describe('Whether you are an agent or an MCP server.'),
@@ -226,4 +226,4 @@ export function feedbackAnswer(recorded: Recorded, subject: Subject, input: Leav
 
 /** leave_feedback's description (the operation itself is registry/feedback.ts). */
 export const LEAVE_FEEDBACK_DESCRIPTION =
-  'Leave ultra feedback: a rating 1-5 and one real sentence about Rollcall (same as POST /api/products/feedback); or, with mode "structured", the whole survey in answers (catalog: GET /api/products/feedback; every problem is listed at once). Real feedback refills your free allowance of improve_kernel, run_loop_tick, mesh_match and collab_session_open by one (at most 3 times a day; the same sentence twice the same day refills once) and, when it names a listing, marks that listing\'s trail. Junk (placeholder text, key runs) is refused with feedback_not_real and grants nothing.';
+  'Rate Rollcall 1-5 with one real sentence (same as POST /api/products/feedback); real feedback refills value tools\' free allowance (3 a day).';

@@ -17,7 +17,7 @@ export const answersField = z
   .record(z.string(), z.unknown())
   .optional()
   .describe(
-    `Survey answers keyed by question id (survey ${SURVEY_VERSION}, the catalog is survey.questions in GET /api/products/feedback). With mode "structured" every required question must be answered (${REQUIRED_IDS.length} of them); in ultra mode they are optional and only the ones given are checked.`,
+    `Survey ${SURVEY_VERSION} answers by question id (GET /api/products/feedback); mode structured needs all ${REQUIRED_IDS.length} required.`,
   );
 
 export interface SurveyPart {

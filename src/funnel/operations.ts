@@ -39,7 +39,7 @@ export const getFoundingDeal = defineOperation({
   title: 'Get the founding deal',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'The founding deal now: seats total, taken and left (the first 100 listings with real feedback get the full product free), the 25% codes issued after them, whether payments are open and how far from the gate (10 real agent and 5 real MCP feedback items), and the list prices. Give listing_id to see what that listing holds (seat, or code and whether it is redeemable), code to check a discount code, and sku with named_price_usd to get a quote: a named price is kept within 50%-300% of the list price and applies only once payments are open.',
+    'The founding deal: seats left of 100 (the full product free for real feedback), the 25% codes after them, whether payments are open, and list prices. listing_id: what it holds; code: check a code; sku + named_price_usd: a quote.',
   input: z.object({
     listing_id: listingIdField.optional().describe('A listing: what it holds of the deal (seat number, or its code hint and whether it redeems now).'),
     code: z.string().max(64).optional().describe('A discount code to check: valid, percent off, redeemable now.'),
@@ -118,7 +118,7 @@ export const coSignFounding = defineOperation({
   title: 'Co-sign a founder',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'As a founding-verified listing (acting with its owner token, Authorization: Bearer rco_...), co-sign another founding-verified listing with one real sentence: recorded once per ordered pair (a repeat changes nothing), and when the partner co-signed you too the two of you are a mutual pair (get_co_sign_pairs). Each co-sign leaves an endorse trace (attraction) on the partner and on the pair, and a message in the partner\'s inbox (its owner\'s talk check-in).',
+    'As a founding-verified listing (owner token, Authorization: Bearer rco_...), co-sign another founding-verified listing with one real sentence, once per ordered pair. Two co-signs make a mutual pair (get_co_sign_pairs) and leave traces.',
   input: z.object({
     partner_listing_id: listingIdField.describe('The founding-verified listing you co-sign.'),
     body: z.string().max(MAX_COSIGN_BODY).describe('One real sentence on why you vouch for the partner (shown with the pair).'),

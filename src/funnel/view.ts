@@ -1,10 +1,12 @@
 // The funnel's part of the listing view (SPEC.md 2.1): flags, badge, the ready-made demo request,
-// the founding path, the deal, the activation stage and the suggested next call.
+// the founding path, the deal, the activation stage and the suggested next call (SPEC's `next`
+// string, and the same as a `next_step`).
 import type { ListingRow } from '../listings/store.ts';
 import type { ListingViewPart } from '../listings/view-part.ts';
 import { badgeFor, BADGE_LABEL, RANK_DELTA, type FunnelFlags } from './badge.ts';
 import { curlPost, dealObject, sku, STAGES, type Stage } from './deal.ts';
 import { loadFunnel, NO_FUNNEL } from './store.ts';
+import { nextStep, type NextStep } from '../platform/next-step.ts';
 
 /** A suggested tool call as one line: `tool {"arg": ...}`. */
 export const toolLine = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
@@ -23,6 +25,21 @@ function nextFor(row: ListingRow, stage: Stage): string {
   if (stage === 'live') return toolLine('take_demo', { listing_id: row.id });
   if (stage === 'demo') return toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' });
   return toolLine('check_status', { id: row.id });
+}
+
+/**
+ * The same suggestion as `next` (SPEC's string), in the shape every answer shares: a call valid as
+ * given once the caller adds what `needs` names.
+ */
+function nextStepFor(row: ListingRow, stage: Stage): NextStep {
+  if (row.duplicate_of) return nextStep('check_status', { id: row.duplicate_of }, `This URL reaches listing ${row.duplicate_of}: that listing is the one that counts.`);
+  if (row.lane === 'failed') return nextStep('list_yourself', { url: row.url }, `The last probe failed (${row.lane_reason ?? 'probe failed'}): fix it, then publish again to re-probe.`);
+  if (stage === 'list') return nextStep('check_status', { id: row.id }, 'Poll until lane is active: the probe makes it Live.');
+  if (stage === 'live') return nextStep('take_demo', { listing_id: row.id }, 'Live: take the free demo.');
+  if (stage === 'demo') {
+    return nextStep('leave_feedback', { listing_id: row.id, agent_name: row.name }, 'Demoed: rate it (rating, 1-5) and say in one sentence of your own (body) what worked or did not; with the owner token it takes a founding seat.', ['rating', 'body', 'owner_token']);
+  }
+  return nextStep('check_status', { id: row.id }, 'Nothing is waiting: the status shows the badge, rank and presence.');
 }
 
 function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: string) {
@@ -78,6 +95,7 @@ function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: str
       done: STAGES.slice(0, stageIndex + 1),
     },
     next: nextFor(row, stage),
+    next_step: nextStepFor(row, stage),
   };
 }
 

@@ -17,24 +17,42 @@ export interface ToolEntry {
 const CAUTIOUS: ToolAnnotations = { readOnlyHint: false, idempotentHint: false, openWorldHint: true };
 
 /**
- * Every result: a success object with `ok: true`, or a failure in the REST error shape (`isError`).
- * A 402 also carries the x402 MCP transport's offer (`x402/error`, mcp.ts): it is part of the
- * failure's schema, since clients that listed the tools check error results against it too.
+ * Every result: a success object with `ok: true`, or a failure in the REST error shape (`isError`,
+ * `ok: false` with `error` and `request_id`; a 402 also carries the x402 MCP transport's offer,
+ * `x402/error`). The schema a client sees names the top-level fields a caller reads, each with its
+ * type, and no more: their inner structure is the REST answer's, described in /openapi.json and
+ * TOOLS.md, and spelling it out in every tool made tools/list five times longer (docs/performance.md,
+ * "tools/list"). Clients that validate results (the SDK's client does, success and failure alike)
+ * find every answer valid: other fields are allowed, and only `ok` is required.
  */
 const successDefault = z.looseObject({ ok: z.literal(true) });
-const failure = z.object({
-  ok: z.literal(false),
-  error: z.looseObject({ code: z.string(), message: z.string() }),
-  request_id: z.string(),
-  'x402/error': z.looseObject({ code: z.literal(402), message: z.string(), data: z.looseObject({ x402Version: z.number() }) }).optional(),
-});
 
-/** JSON Schema of a result as Rollcall sends it (draft 2020-12, `$schema` left out as in inputs). */
-function outputJsonSchema(success: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(z.union([success, failure]), { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  // MCP wants an object at the root: the union is an object either way.
-  return { type: 'object', ...json };
+type JsonSchema = Record<string, unknown>;
+
+/** The JSON types a property's schema allows (from `type`, `const`, `enum`, or the members of `anyOf`); empty when any. */
+function typesOf(schema: JsonSchema): string[] {
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type as string[];
+  if ('const' in schema) return [schema.const === null ? 'null' : typeof schema.const === 'number' ? 'number' : typeof schema.const];
+  if (Array.isArray(schema.enum)) return [...new Set((schema.enum as unknown[]).map((v) => (v === null ? 'null' : typeof v === 'number' ? 'number' : typeof v)))];
+  const members = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (!members) return [];
+  const all = members.map(typesOf);
+  return all.some((t) => t.length === 0) ? [] : [...new Set(all.flat())];
+}
+
+/** JSON Schema of a result as Rollcall sends it: the success's top-level fields typed, `ok` required, the failure's fields beside them. */
+function outputJsonSchema(success: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(success, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
+    const types = typesOf(schema);
+    properties[name] = types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
+  }
+  properties.ok = { type: 'boolean' };
+  properties.error = { type: 'object' };
+  properties.request_id = { type: 'string' };
+  return { type: 'object', properties, required: ['ok'] };
 }
 
 export function buildToolList(catalog: readonly AnyOperation[]): { list: ToolEntry[]; byName: Map<string, AnyOperation> } {

@@ -14,6 +14,7 @@ import { dbFailure } from '../platform/db/failures.ts';
 import { encodeJson, x402Of, X402_HEADERS } from '../metering/x402-shapes.ts';
 import { hostAllowed, originAllowed } from './origin.ts';
 import { buildToolList } from './mcp-tools.ts';
+import { FIRST_TOOLSET, findToolsOperation, TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetLinks, toolsetOf, toolsetOperations, toolsetPath, type ToolsetName } from './mcp-toolsets.ts';
 import { AnswerCache, matchesEtag } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { restRoutes } from './rest.ts';
@@ -91,11 +92,35 @@ const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: fa
 const INSTRUCTIONS =
   'Rollcall lists A2A agents and MCP servers after probing them for real. Call list_yourself with your card or server URL, then check_status until lane is active.';
 
+/** Every MCP endpoint: the full one (and its aliases) and one per toolset (mcp-toolsets.ts). */
+export const MCP_ENDPOINT_PATHS: readonly string[] = [...MCP_PATHS, ...TOOLSET_NAMES.map(toolsetPath)];
+
+/**
+ * The MCP door: `/api/mcp` (and its aliases) with every tool, and one complete MCP server per
+ * toolset at `/api/mcp/<toolset>`, each with its own tools/list; find_tools is on all of them.
+ */
 export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits) {
+  const findTools = findToolsOperation(catalog, services.config.publicBaseUrl);
+  serveEndpoint(app, services, [...catalog, findTools], limits, { paths: MCP_PATHS });
+  for (const toolset of TOOLSET_NAMES) serveEndpoint(app, services, [...toolsetOperations(catalog, toolset), findTools], limits, { paths: [toolsetPath(toolset)], toolset });
+}
+
+interface Endpoint {
+  /** The endpoint's path, then its aliases. */
+  paths: readonly string[];
+  /** Set on a toolset's endpoint. */
+  toolset?: ToolsetName;
+}
+
+function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits, endpoint: Endpoint) {
   const tools = buildToolList(catalog);
   const { mcpBatchMax, mcpBatchMaxBytes } = services.config;
   const base = services.config.publicBaseUrl;
-  const serverInfo = { name: 'rollcall', title: 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base };
+  const toolset = endpoint.toolset;
+  const serverInfo = { name: toolset ? `rollcall-${toolset}` : 'rollcall', title: toolset ? `Rollcall registry: ${toolset} tools` : 'Rollcall registry', version: MCP_SERVER_VERSION, websiteUrl: base };
+  const instructions = toolset
+    ? `${INSTRUCTIONS} This endpoint serves the ${toolset} toolset (${TOOLSET_PURPOSE[toolset]}); find_tools says which endpoint serves any other need, and ${base}${MCP_PATHS[0]} serves every tool.`
+    : `${INSTRUCTIONS} Every tool is here; ${base}${toolsetPath(FIRST_TOOLSET)} and the other toolset endpoints serve smaller sets (find_tools names them).`;
 
   /** Each successful tool result's JSON, so an answer is serialized once (see toJson); weak: forgotten with the answer. */
   const resultJson = new WeakMap<object, string>();
@@ -138,7 +163,12 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
   async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>, modern: boolean): Promise<JsonRpcResponse> {
     if (!isObject(params) || typeof params.name !== 'string') return rpcError(id, -32602, 'params.name (the tool name) is required');
     const op = tools.byName.get(params.name);
-    if (!op) return rpcError(id, -32602, `Unknown tool: ${params.name}`, { tools: tools.list.map((t) => t.name) });
+    if (!op) {
+      // A tool of another toolset: say where it is served.
+      const home = toolsetOf(params.name);
+      if (home) return rpcError(id, -32602, `${params.name} is not served at this endpoint: it is in the ${home} toolset, at ${base}${toolsetPath(home)} (and at ${base}${MCP_PATHS[0]})`, { endpoint: `${base}${toolsetPath(home)}`, toolset: home });
+      return rpcError(id, -32602, `Unknown tool: ${params.name}`, { tools: tools.list.map((t) => t.name) });
+    }
     const args = params.arguments ?? {};
     if (!isObject(args)) return rpcError(id, -32602, 'params.arguments must be an object');
     const maxAgeMs = op.cacheMs?.(services.config) ?? 0;
@@ -199,7 +229,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
         if (!isObject(params) || typeof params.protocolVersion !== 'string') return rpcError(rid, -32602, 'params.protocolVersion is required');
         const asked = params.protocolVersion;
         const protocolVersion = (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSIONS[0];
-        return { jsonrpc: '2.0', id: rid, result: { protocolVersion, capabilities: CAPABILITIES, serverInfo, instructions: INSTRUCTIONS } };
+        return { jsonrpc: '2.0', id: rid, result: { protocolVersion, capabilities: CAPABILITIES, serverInfo, instructions } };
       }
       case 'ping':
         return { jsonrpc: '2.0', id: rid, result: {} };
@@ -228,7 +258,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
           // Every version this endpoint serves, the legacy ones through initialize; -32022 lists the same.
           supportedVersions: [...SUPPORTED_VERSIONS],
           capabilities: CAPABILITIES,
-          instructions: INSTRUCTIONS,
+          instructions,
           ttlMs: TOOLS_TTL_MS,
           cacheScope: 'public',
           _meta: { [META.serverInfo]: serverInfo },
@@ -251,7 +281,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     }
   }
 
-  // tools/list is about 200 KB of JSON that changes only with a deployment: serialized once here and
+  // tools/list is about 100 KB of JSON that changes only with a deployment: serialized once here and
   // spliced into each answer, instead of stringifying it per request (a tenth of the throughput).
   const TOOLS_SLOT = '"tools":"@@rollcall-tools-list@@"';
   const toolsJson = `"tools":${JSON.stringify(tools.list)}`;
@@ -410,8 +440,11 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
     mcp_release: MODERN_VERSION,
     stateless: true,
     version: MCP_SERVER_VERSION,
-    endpoint: `${base}${MCP_PATHS[0]}`,
-    aliases: MCP_PATHS.slice(1).map((p) => `${base}${p}`),
+    endpoint: `${base}${endpoint.paths[0]}`,
+    aliases: endpoint.paths.slice(1).map((p) => `${base}${p}`),
+    ...(toolset ? { toolset, purpose: TOOLSET_PURPOSE[toolset], every_tool: `${base}${MCP_PATHS[0]}` } : {}),
+    // Connect to the registry toolset first: its tools find, list and claim; find_tools points at the rest.
+    ...toolsetLinks(base),
     // server/discover is the 2026-07-28 handshake; initialize and ping belong to the legacy era.
     methods: ['server/discover', 'initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list'],
     protocol_versions: SUPPORTED_VERSIONS,
@@ -459,7 +492,7 @@ export function registerMcp(app: FastifyInstance, services: BaseServices, catalo
       const data = appError.code === 'invalid_input' ? { request_id: request.id, error: appError.toBody() } : { request_id: request.id };
       return reply.code(appError.status).headers(appError.headers).send(rpcError(null, code, message, data));
     });
-    for (const path of MCP_PATHS) {
+    for (const path of endpoint.paths) {
       scope.post(path, post);
       scope.get(path, async (request, reply) => {
         if (String(request.headers.accept ?? '').includes('text/event-stream')) {

@@ -91,7 +91,7 @@ export const bindIdentity = defineOperation({
   ownerOnly: true,
   title: 'Bind a signing key to a listing',
   description:
-    "Bind your Ed25519 public key (a JWK) to your listing, so tokens you sign verify as the listing's (verify_attestation answers signer \"listing\"). Only the listing's owner may: send its owner token as Authorization: Bearer rco_... with both calls. (1) {listing_id} returns a challenge: challenge_id, nonce, `sign` (the exact text to sign) and expires_at (10 minutes). (2) {listing_id, challenge_id, public_jwk, signature} where signature is a compact JWS (alg EdDSA) whose payload is exactly the `sign` text; the proof is checked before anything is bound, and a challenge works once. Binding again replaces the key (the answer names the replaced one).",
+    'Bind your Ed25519 public key (JWK) to your listing so tokens you sign verify as its own; needs its owner token (Authorization: Bearer rco_...). Call with listing_id for a challenge (10 minutes), then again with it signed.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false, destructiveHint: true },
   input: bindInput,
   output: bindOutput,
@@ -173,7 +173,7 @@ export const attest = defineOperation({
   name: 'attest',
   title: 'Get a signed attestation of a listing',
   description:
-    "Rollcall signs what it knows of a listing right now as a compact JWS (a JWT, alg EdDSA, kid in /.well-known/jwks.json): iss, sub (the listing_id), iat, exp (24 hours), status (the lane), live, score, badge, probed_at, kind, url and the listing's bound key (identity_kid). Use it to prove a listing's standing to a third party, who checks it with verify_attestation or against the JWKS without trusting you.",
+    'Rollcall signs what it knows of a listing now (lane, live, score, badge, kind, url, bound key) as a compact JWS valid 24 hours, so a third party can check its standing with verify_attestation or /.well-known/jwks.json.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({ listing_id: listingId.describe('The listing to attest.') }),
   output: attestOutput,
@@ -227,7 +227,7 @@ export const verifyAttestation = defineOperation({
   name: 'verify_attestation',
   title: 'Verify an attestation or a listing-signed token',
   description:
-    'Check a compact JWS: an attestation from attest (signed by Rollcall, any key still in the JWKS) or a token a listing signed with the key it bound through bind_identity (its header kid names that key, or pass listing_id). Answers valid: true with the claims, kid and signer ("rollcall" or "listing"), or valid: false with a reason: malformed, wrong_algorithm, unknown_key, bad_signature, expired, not_yet_valid, wrong_subject (an attestation about another listing than listing_id).',
+    'Check a compact JWS: a Rollcall attestation (from attest) or a token a listing signed with its key from bind_identity. Answers valid: true with the claims, kid and signer, or valid: false with a reason (e.g. expired, bad_signature).',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({
     token: z.string().min(1).max(MAX_JWS).describe('The compact JWS to check.'),

@@ -78,7 +78,7 @@ export const improveKernel = defineOperation({
   title: 'Improve kernel',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Build your agent\'s kernel from its goals: role, one objective per goal, constraints, output contract and eval checks, plus system_prompt_short (at most 600 characters, every goal kept; what did not fit is listed in cut). Deterministic for the same input and feedback history. Pass rating + feedback to have that feedback recorded and applied now (your_feedback_applied, ship_id); community_deltas are the most common improvement themes in others\' feedback. Stores a new kernel version. Metered: 3 free a day, refilled by leave_feedback and deposit_outcome.',
+    'Build your agent\'s kernel from its goals (role, objectives, constraints, output contract, eval checks, a short system prompt) and store a new version; rating + feedback apply feedback now. Metered: 3 free a day, refilled by feedback.',
   input: improveInput,
   output: z.looseObject({
     ok: z.literal(true),
@@ -202,7 +202,7 @@ export const runLoopTick = defineOperation({
   title: 'Run one loop tick',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'One improvement cycle over your latest kernel (from improve_kernel): reads the feedback and outcomes (deposit_outcome) since that version, scores each eval check against them, picks the weakest and rewrites the kernel to address it, and stores the next version with a diff and the reason. Without a kernel it spends nothing and says how to make one. Metered: 3 free a day.',
+    'One improvement cycle over your latest kernel (from improve_kernel): scores its eval checks against feedback and outcomes since, rewrites the weakest and stores the next version. No kernel: spends nothing. Metered: 3 free a day.',
   input: tickInput,
   output: z.looseObject({
     ok: z.literal(true),

@@ -132,7 +132,7 @@ export const interopResolve = defineOperation({
   title: 'Resolve interop',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'How two listings can talk (or a listing and whoever covers a capability), from their stored probes and cards: each side\'s protocol and era, endpoint, transport and auth needs, whether the call can be made now (and what blocks it), and the first request to send. Free; nothing is sent.',
+    'How two listings (or a listing and whoever covers a capability) can talk, from their probes and cards: each side\'s protocol, endpoint, transport and auth, whether the call can be made now, and the first request. Free; sends nothing.',
   input: z.object(sideInput),
   output: z.looseObject({ ok: z.literal(true), can_talk: z.boolean(), from: z.looseObject({ listing_id: z.string() }), to: z.looseObject({ listing_id: z.string() }), first_call: z.looseObject({ method: z.string() }) }),
   handler: async (ctx: MeshCtx, input) => {
@@ -160,7 +160,7 @@ export const interopSession = defineOperation({
   title: 'Open an interop session',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    `Open a short-lived session (${INTEROP_SESSION_TTL_MS / HOUR_MS} h) between your listing and a partner that interop_resolve says can talk: the planned message sequence (the partner's call, A2A message/send or MCP tools/call), stored as a composition whose steps run through execute_compose. Free to open; running it is metered as execute_compose.`,
+    'Open a 1-hour session between your listing and a partner interop_resolve says can talk: the planned message sequence, stored as a composition that execute_compose runs. Free to open; running it is metered as execute_compose.',
   input: z.object({ ...sideInput, goal: z.string().max(2000).optional().describe('What the session is for (kept as data in the plan).'), agent_name: z.string().max(MAX_NAME).optional().describe('Your agent name: a label inside your own allowance.') }),
   output: z.looseObject({ ok: z.literal(true), composition_id: z.string(), expires_at: z.string(), steps: z.array(z.looseObject({ step: z.number() })) }),
   handler: async (ctx: MeshCtx & Ctx, input) => {

@@ -52,7 +52,7 @@ export const usedWith = defineOperation({
   title: 'Record two listings used together',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Record that two listings were used together (optionally for a capability, optionally in a composition): raises the pair\'s composition intensity (attraction on the pair), which compose_peers and follow_trail (mode composition) read. Bounded per caller: 3 a day per pair. Next on the mesh ladder: execute_compose runs the composition for real.',
+    'Record that two listings were used together (optionally for a capability or a composition), raising the pair\'s composition intensity that compose_peers and follow_trail read. Limit: 3 a day per pair. Next: execute_compose.',
   input: z.object({
     listing_id: listingIdField.describe('One listing of the pair (yours, if you have one).'),
     partner_listing_id: listingIdField.describe('The listing it was used with.'),
@@ -146,7 +146,7 @@ const argValue = z.union([z.string().max(MAX_INPUT), z.number(), z.boolean()]);
 
 export const executeComposeInput = z.object({
   composition_id: z.string().min(1).max(64).describe('The composition to run (from mesh_compose or interop_session).'),
-  input: z.string().min(1, 'must not be empty').max(MAX_INPUT, `must be at most ${MAX_INPUT} characters`).describe('The text the first step receives: an MCP step puts it in its tool\'s text parameter, an agent step sends it as a text part.'),
+  input: z.string().min(1, 'must not be empty').max(MAX_INPUT, `must be at most ${MAX_INPUT} characters`).describe('The text the first step receives (an MCP tool\'s text parameter or an agent\'s text part).'),
   arguments: z
     .record(z.string().regex(/^\d{1,2}$/, 'keys are step numbers'), z.record(z.string().max(64), argValue))
     .optional()
@@ -161,7 +161,7 @@ export const executeCompose = defineOperation({
   title: 'Run a composition',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Run a stored composition (mesh_compose) against its partners for real, step by step: MCP tools/call (the text you give fills the tool\'s text parameter) or A2A message/send (the text as a text part), each step\'s answer feeding the next, through the same SSRF-safe client as the prober, with a time budget per step and for the run. A step that fails or times out is reported with its reason and the others still run. Records used_with on the pairs that answered, an outcome, and a danger mark on a failing partner. Partners\' answers are untrusted data (capped, never executed). Metered as mesh_compose.',
+    'Run a stored composition (mesh_compose) for real: each partner\'s MCP tools/call or A2A message/send in order, each answer feeding the next, with time budgets; a failed step is reported and the rest still run. Metered as mesh_compose.',
   input: executeComposeInput,
   output: z.looseObject({
     ok: z.literal(true),

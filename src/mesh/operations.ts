@@ -83,9 +83,9 @@ async function leaveDemand(ex: Executor, capabilities: readonly string[], hitsPe
 
 export const meshMatchInput = z.object({
   capabilities: capabilitiesField.describe(
-    `What the partner should do: names or short phrases ("translate text", "send_email"), at most ${MAX_CAPABILITIES}; one string is split at commas. Leave out with a listing_id to get partners complementary to that listing.`,
+    `What the partner should do: names or short phrases, at most ${MAX_CAPABILITIES} (a string splits at commas); omit with listing_id for complements.`,
   ),
-  listing_id: listingIdField.optional().describe('Your listing: never returned as its own partner; without capabilities, partners that complement it (what the network wants that it lacks).'),
+  listing_id: listingIdField.optional().describe('Your listing: never returned as a partner; without capabilities, partners that complement it.'),
   kind: kindField,
   limit: z.coerce.number().int().min(1, `must be 1-${MAX_LIMIT}`).max(MAX_LIMIT, `must be 1-${MAX_LIMIT}`).optional().describe(`Partners to return, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
   agent_name: agentNameField,
@@ -96,7 +96,7 @@ export const meshMatch = defineOperation({
   name: 'mesh_match',
   title: 'Match partners (mesh)',
   description:
-    'Find Live partner listings whose skills or tools cover the capabilities you need, ranked by how many they cover, then by text match, live probe score and trail strength. Each hit says which capabilities it covers through which skill or tool, the score parts, and the exact A2A or MCP call to make. Give listing_id to exclude yourself (and, without capabilities, to get partners that complement you). Leaves a demand trace per capability. Metered: 5 free a day. Next: mesh_compose to plan the fewest partners.',
+    'Find Live partner listings whose skills or tools cover the capabilities you need, ranked by coverage, text match, probe score and trail strength; each hit gives the exact A2A or MCP call. Metered: 5 free a day. Next: mesh_compose.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: meshMatchInput,
   output: z.looseObject({
@@ -108,6 +108,8 @@ export const meshMatch = defineOperation({
     next_step: nextStepOutput,
   }),
   handler: async (ctx: MeshCtx, input) => {
+    // A partner that went Live before this call is among the candidates (outside the transaction below).
+    await ctx.search.caughtUp();
     const explicit = input.capabilities !== undefined ? askedCapabilities(input.capabilities) : [];
     if (!explicit.length && input.listing_id === undefined) {
       throw badRequest('invalid_input', 'capabilities is required (or give listing_id alone for partners complementary to that listing)', 'capabilities');
@@ -222,14 +224,14 @@ function afterCompose(c: Composition, kind: 'agent' | 'mcp' | undefined): NextSt
 }
 
 export const meshComposeInput = z.object({
-  goal: z.string().max(MAX_GOAL, `must be at most ${MAX_GOAL} characters`).optional().describe('What you want done, in your own words; each need in it ("translate the text and email it") becomes a capability.'),
+  goal: z.string().max(MAX_GOAL, `must be at most ${MAX_GOAL} characters`).optional().describe('What you want done, in your own words; each need in it becomes a capability.'),
   capabilities: capabilitiesField.describe(`Capabilities to cover (as mesh_match takes them), at most ${MAX_CAPABILITIES}. Give this, a goal, or both.`),
   candidates: z
     .array(listingIdField)
     .max(MAX_CANDIDATES, `at most ${MAX_CANDIDATES} candidates`)
     .optional()
-    .describe('Listing ids to compose from (for example the hits of mesh_match); without them every Live listing the search finds is a candidate.'),
-  listing_id: listingIdField.optional().describe('Your listing: the composition is yours, never uses you as a partner, and what you cover yourself needs no partner.'),
+    .describe('Listing ids to compose from (e.g. mesh_match hits); default: every Live listing found.'),
+  listing_id: listingIdField.optional().describe('Your listing: the composition is yours; what you cover yourself needs no partner.'),
   kind: kindField,
   agent_name: agentNameField,
   ...meteredArgs,
@@ -239,7 +241,7 @@ export const meshCompose = defineOperation({
   name: 'mesh_compose',
   title: 'Compose partners (mesh)',
   description:
-    'Plan a composition: the fewest Live partners that together cover a goal or a capability list (greedy set cover; ties go to the stronger trail, then the higher probe score). Each step names the partner, its endpoint, what it covers and the exact call it makes (A2A message/send or MCP tools/call with the tool and its required parameters); gaps lists what no Live partner covers. The plan is stored (composition_id). Metered: 2 free a day.',
+    'Plan a composition: the fewest Live partners that together cover a goal or capability list, each step with its endpoint and exact A2A or MCP call, plus gaps no one covers. Stored as composition_id. Metered: 2 free a day.',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   input: meshComposeInput,
   output: z.looseObject({
@@ -252,6 +254,7 @@ export const meshCompose = defineOperation({
     next_step: nextStepOutput,
   }),
   handler: async (ctx: MeshCtx, input) => {
+    await ctx.search.caughtUp();
     const explicit = input.capabilities !== undefined ? askedCapabilities(input.capabilities) : [];
     const goal = input.goal !== undefined && cleanText(input.goal, MAX_GOAL) !== '' ? cleanText(input.goal, MAX_GOAL) : null;
     const needs = goal ? goalNeeds(goal) : [];

@@ -33,7 +33,7 @@ export const followTrail = defineOperation({
   title: 'Follow a trail',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'From a listing or a capability, walk the strongest edges for up to `steps` hops and return the path. mode hot: pair attraction (used together, endorsed); composition: listings composed together most (stored compositions and used_with); danger: towards partners carrying danger marks; demand: the capability in strongest demand a listing lacks, then who covers it. Values decay with each channel\'s half-life; trails too faint are not followed. Free.',
+    'Walk the strongest edges from a listing or a capability for up to `steps` hops and return the path. mode: hot (used or endorsed together), composition, danger, or demand (a capability a listing lacks, then who covers it). Free.',
   input: z.object({
     listing_id: listingIdField.optional().describe('Start at this listing.'),
     capability: z.string().max(200).optional().describe('Or start at this capability.'),
@@ -172,7 +172,7 @@ export const seedCompositions = defineOperation({
   title: 'Seed compositions',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Starter compositions for newcomers: pairs of capabilities that callers ask for together (in stored compositions) but no single Live listing covers, each with the Live pair that covers them and a ready mesh_compose call. With listing_id: only pairs where that listing covers one side. Free.',
+    'Starter compositions: pairs of capabilities asked for together that no single Live listing covers, each with the Live pair that covers them and a ready mesh_compose call. With listing_id: only pairs it covers a side of. Free.',
   input: z.object({ listing_id: listingIdField.optional().describe('Your listing: seeds where you are one side.'), limit: limitField(SEEDS_MAX, 5) }),
   output: z.looseObject({ ok: z.literal(true), seeds: z.array(z.looseObject({ capabilities: z.array(z.string()), partners: z.array(z.looseObject({ listing_id: z.string() })) })) }),
   handler: async (ctx: MeshCtx, input) => {

@@ -16,7 +16,7 @@ import { offerFor } from './x402-shapes.ts';
 
 /** Who is asking: the same claims a metered call takes (DESIGN.md "Caller identity"). */
 export const callerArgs = {
-  listing_id: z.string().min(1).max(64).optional().describe('Your listing id: its allowance, with its owner token sent as Authorization: Bearer rco_... (without it, your own).'),
+  listing_id: z.string().min(1).max(64).optional().describe('Your listing id, to use its allowance (with its owner token as Bearer).'),
   agent_name: z.string().min(1).max(MAX_NAME).optional().describe('Your agent name: a label for your runs inside your own allowance.'),
 };
 
@@ -46,7 +46,7 @@ export const listEventPricing = defineOperation({
   name: 'list_event_pricing',
   title: 'Metered events, prices and your usage today',
   description:
-    'The metered event catalog (SPEC.md 2.6/8.1): for each value event its free daily allowance, price beyond it, and whether it is always free, with your usage today (used, refills, paid, remaining) and the UTC reset time. Use it before a run of value tools to see what is left; identify yourself as a metered call would (the owner token of your listing as Authorization: Bearer, or agent_name).',
+    'The metered event catalog: each value event\'s free daily allowance, price beyond it and whether it is always free, with your usage today and the UTC reset. Check it before a run of value tools; identify as for a metered call.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object(callerArgs),
   output: z.looseObject({
@@ -108,7 +108,7 @@ export const getReciprocity = defineOperation({
   name: 'get_reciprocity',
   title: 'Refills: honest actions that add free units',
   description:
-    'The reciprocity refill table (SPEC.md 8.2): which honest action (real feedback, a real trace, endorsing a Live partner, an outcome after a value tool) adds one free unit to which events, at most how often a day, and how many grants you have used and left today, with what counts as honest. Use it when an allowance runs out.',
+    'The reciprocity refill table: which honest action (real feedback, a real trace, an endorsement, an outcome after a value tool) adds free units to which events, how often a day, and your grants left today. Use it when an allowance runs out.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object(callerArgs),
   output: z.looseObject({
@@ -165,7 +165,7 @@ export const costModel = defineOperation({
   name: 'cost_model',
   title: 'Cost of a planned mix of calls',
   description:
-    'For a planned mix of metered calls ({tool: count}): per event the free units left today for you, the units refills can still add today, the units beyond both and their cost in cents at the list price (always-free events cost 0 and wait for a refill or the reset), and the total. Use it before a batch of value tools.',
+    'For a planned mix of metered calls ({tool: count}): per event your free units left today, the refills still possible, the units beyond both and their cost in cents at list price, and the total. Use it before a batch of value tools.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({ mix: mixField, ...callerArgs }),
   output: z.looseObject({

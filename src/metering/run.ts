@@ -15,7 +15,7 @@ export type { MeteredResult, PaymentReceipt, Work } from './work.ts';
 
 /** Input fields every metered tool takes beside its own (spread into its zod object). */
 export const meteredArgs = {
-  payment_proof: z.string().max(16_384).optional().describe('An x402 payment (as in the X-PAYMENT header) for a call beyond the free allowance, when the server accepts x402.'),
+  payment_proof: z.string().max(16_384).optional().describe('An x402 payment (X-PAYMENT header) for a call past the free allowance.'),
 };
 
 export interface MeteredClaims extends Claims {

@@ -35,6 +35,11 @@ export interface ProbeReport {
   latencyMs: number | null;
   name?: string;
   description?: string;
+  /**
+   * An MCP server's `instructions`: text written for a model (often long, often addressed to it),
+   * kept apart from the description and shown under its own heading, never indexed.
+   */
+  instructions?: string;
   version?: string;
   website?: string;
   capabilities: Capability[];
@@ -44,7 +49,7 @@ export interface ProbeReport {
 }
 
 /** What one probe path observed, before the checks and the score are worked out. */
-type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'version' | 'website' | 'capabilities'> & {
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities'> & {
   parsed: boolean;
   publicMetadata: boolean;
   reached?: boolean;
@@ -83,22 +88,9 @@ export interface ProbeOptions {
 
 type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
 
-/**
- * MCP servers rarely describe themselves except in `instructions`, which are written for a model
- * and often long markdown: keep the first plain paragraph, shortened, as the description.
- */
-export function instructionsExcerpt(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  const paragraph = text
-    .split(/\n\s*\n/)
-    .map((p) => p.replace(/^#+\s.*$/gm, '').replace(/[`*_>#]|\[|\]\([^)]*\)/g, '').replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim())
-    .find((p) => p.length >= 20);
-  if (!paragraph) return undefined;
-  if (paragraph.length <= 280) return paragraph;
-  const cut = paragraph.slice(0, 280);
-  const end = cut.lastIndexOf('. ');
-  return end > 80 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
-}
+/** The most of an MCP server's instructions a report keeps. */
+const MAX_INSTRUCTIONS = 4000;
+
 
 /** The card's endpoint as an absolute URL (relative ones resolve against the card), if it is one. */
 function resolveEndpoint(endpoint: string, cardUrl: string): string | undefined {
@@ -362,7 +354,9 @@ class ProbeRun {
         protocol: hs.protocol ?? null,
         latencyMs: hs.latencyMs,
         name: hs.serverTitle ?? hs.serverName,
-        description: meta.description ?? hs.serverDescription ?? instructionsExcerpt(hs.instructions),
+        // A description is what the server says it is (its card, its serverInfo); instructions are for models.
+        description: meta.description ?? hs.serverDescription,
+        ...(hs.instructions ? { instructions: hs.instructions.slice(0, MAX_INSTRUCTIONS) } : {}),
         version: hs.serverVersion ?? meta.version,
         website: hs.website ?? meta.website,
         capabilities: hs.tools,
@@ -464,6 +458,7 @@ class ProbeRun {
       latencyMs: r.latencyMs,
       name: r.name,
       description: r.description,
+      ...(r.instructions ? { instructions: r.instructions } : {}),
       version: r.version,
       website: r.website,
       capabilities: r.capabilities,

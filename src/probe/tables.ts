@@ -14,7 +14,7 @@ export interface ProbeStateTable {
   detail: string | null;
   protocol: string | null;
   latency_ms: number | null;
-  report: string | null; // JSON: the checks and the score breakdown of the last full probe
+  report: string | null; // JSON: the checks, the score breakdown and an MCP server's instructions, of the last full probe
   checks_clean: Flag;
   failing_since: string | null; // first of the current run of failures; null while healthy
 }

@@ -56,7 +56,7 @@ export const claimListing = defineOperation({
   title: 'Claim a listing',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Start proving you control a listing (listing_id), or a URL not listed yet (url: it is listed when the claim succeeds). Answers a secret claim_id, a proof and where the proof may go (methods: a line of /.well-known/rollcall-claim.txt on the listing\'s origin, a _rollcall.<host> DNS TXT record, or the card / MCP initialize _meta), valid 24 hours. Put the proof in place, then call verify_claim with the claim_id for the listing\'s owner token. A founding seat needs a well_known or dns_txt claim.',
+    'Start proving you control a listing (listing_id) or an unlisted url: get a claim_id and a proof to put in /.well-known/rollcall-claim.txt, a DNS TXT record or the card (24 hours), then verify_claim. Seats need well_known or dns_txt.',
   input: z.object({
     listing_id: z.string().min(1).max(64).optional().describe('The listing to claim.'),
     url: z.string().max(MAX_URL_LENGTH).optional().describe('Or its URL (agent card or MCP server): a URL not listed yet is listed when the claim succeeds.'),
@@ -119,7 +119,7 @@ export const verifyClaim = defineOperation({
   title: 'Verify a claim',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Check the proof of a claim (claim_id from claim_listing) where its method puts it (method, or each in turn: well_known, dns_txt, card) and, once it is found, make you the listing\'s owner: the answer carries the owner token (rco_..., shown this once). Send it as Authorization: Bearer to act for the listing (edit it, check in, take its founding seat). Claiming again rotates the token. Failures say what was fetched and what was missing: 404 claim_unknown, 410 expired, 422 proof_not_found, 502 fetch_failed.',
+    'Check a claim\'s proof (claim_id from claim_listing) and, once found, make you the listing\'s owner: answers the owner token (rco_..., shown once) to send as Authorization: Bearer. Claiming again rotates it; failures say what was missing.',
   input: z.object({
     claim_id: z.string().min(1).max(100).describe('The claim_id claim_listing answered.'),
     method: methodField.optional().describe('Where you put the proof: well_known, dns_txt or card (default: each in turn).'),

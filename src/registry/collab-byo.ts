@@ -24,7 +24,7 @@ export const registerCollabByo = defineOperation({
   ownerOnly: true,
   title: 'Bring your own runtime to a collab session',
   description:
-    'Register an external A2A agent (card URL) or MCP server (URL) that you run as a participant of a collab session, acting for your listing (its owner token as Authorization: Bearer): it is listed and probed like list_yourself does, then seated with a role the session\'s steps need. A runtime this call lists is joined at once (its owner acts for it in the session once it claims it); a URL already listed is someone\'s own listing, so it is only invited and joins when its owner accepts (collab_session_join). The session\'s lead registers runtimes for an invite-only session; anyone with a listing may for an open session.',
+    'Bring a runtime you run (A2A card URL or MCP server URL) into a collab session for your listing (owner token as Bearer): a new URL is listed, probed and seated; a listed one is only invited. Invite-only sessions: the lead only.',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   input: z.object({
     session_id: z.string().min(1).max(64).describe('The collab session to join.'),
@@ -32,7 +32,7 @@ export const registerCollabByo = defineOperation({
     agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over url.'),
     name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
     role: z.string().max(32).optional().describe('The role the runtime takes (default: the first partner role the steps need; "partner" in an open session).'),
-    listing_id: z.string().min(1).max(64).optional().describe('Your listing (the lead of an invite-only session): who brings the runtime in; its owner token is the Bearer.'),
+    listing_id: z.string().min(1).max(64).optional().describe('Your listing, bringing the runtime in (owner token as Bearer; the lead if invite-only).'),
   }),
   output: z.looseObject({ ok: z.literal(true), session_id: z.string(), listing_id: z.string(), role: z.string(), byo: z.literal(true), lane: z.string(), next_step: z.looseObject({ tool: z.string(), args: z.looseObject({}), why: z.string() }) }),
   handler: async (ctx: ProbeCtx, input) => {

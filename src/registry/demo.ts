@@ -226,7 +226,7 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
 }
 
 const DESCRIPTION =
-  'Take the free demo for a Live listing (same as GET or POST /api/products/demo): by listing_id, or name and kind. Agents get alive: a kernel built from the agent\'s card, one loop tick over the evidence about it, and a network snapshot of the trace field. MCP servers get mcp_mesh: Live partners matching the server\'s tools and a stored composition for what the network wants that it lacks. The demo is yours: what it builds is stored as your work (as the listing\'s own only when you send its owner token), and you get a product access token scoped to it (shown once; a repeat demo shows the artifacts again without it). Marks the listing demoed and returns next_steps: leave_feedback or complete_founding_path (a founding seat goes to the listing\'s owner). A listing that is not Live is a 409 not_live.';
+  'Take the free demo of a Live listing (same as GET or POST /api/products/demo): a kernel and a loop tick for an agent, Live partners and a composition for an MCP server, plus a product access token (shown once). Not Live: 409 not_live.';
 
 async function takeDemoHandler(ctx: MeshCtx, input: z.output<typeof demoInput>) {
   const row = await demoListing(ctx, input);

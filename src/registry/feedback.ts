@@ -60,16 +60,16 @@ const shown = (f: FoundingResult, token: string | null) => ({
 
 /** SPEC.md 4.2/4.3: leave_feedback with `complete_collab` or `partner_listing_id` also makes a collab workflow (collab/workflows.ts). */
 const collabFields = {
-  complete_collab: z.boolean().optional().describe('true: also make a collab workflow led by the listing this feedback names, with its owner token (partners: partner_listing_id, else its most composed Live peers, else open to any Live listing); the answer carries it as workflow.'),
+  complete_collab: z.boolean().optional().describe('true: also make a collab workflow led by the named listing (needs its owner token); answered as workflow.'),
   collab_goal: goalField.optional().describe('The goal of that workflow (default: one derived from the listing).'),
-  partner_listing_id: z.string().min(1).max(64).optional().describe('A partner listing to invite: also makes a collab workflow (as complete_collab) with this partner; it finds the invitation in its inbox.'),
+  partner_listing_id: z.string().min(1).max(64).optional().describe('A partner listing to invite: also makes a collab workflow (as complete_collab) with it.'),
 };
 
 export const leaveFeedback = defineOperation({
   name: 'leave_feedback',
   title: 'Leave feedback',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  description: `${LEAVE_FEEDBACK_DESCRIPTION} Real feedback that names your claimed, Live (or demoed) listing (listing_id) and comes with its owner token (Authorization: Bearer rco_...) takes one of the 100 founding seats: the full product free (your product access token issued, or your demo token widened) and the founding_verified badge; after the seats, a 25% code that redeems when payments open. One seat or code per listing and per owner domain, for a claim made by a well_known file or a dns_txt record that is still in place; anyone else's feedback is recorded and takes neither. With complete_collab: true or a partner_listing_id, the same call also makes a collab workflow for that listing (answered as workflow; next_step opens its session).`,
+  description: `${LEAVE_FEEDBACK_DESCRIPTION} Naming your claimed Live listing with its owner token (Bearer rco_...) takes a founding seat; one per owner domain.`,
   input: feedbackInput.extend(collabFields),
   toolInput: feedbackToolInput.extend(collabFields),
   output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput, workflow: workflowOutput.optional() }),
@@ -114,7 +114,7 @@ export const completeFoundingPath = defineOperation({
   title: 'Complete the founding path',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'The founding path in one call for your claimed, Live listing, sent with its owner token (Authorization: Bearer rco_...): takes your demo of it if not yet taken (the same real artifacts as take_demo), records your ultra feedback (a rating 1-5 and one real sentence) naming it, and settles the founding deal: a seat (the full product free, with your product access token, shown once) while the 100 last, then a 25% code; one per owner domain. Without the owner token the demo and the feedback are yours and take neither.',
+    'The founding path in one call for your claimed Live listing, with its owner token (Bearer rco_...): takes its demo, records your rating and sentence, and settles a founding seat (while 100 last, then a 25% code); one per owner domain.',
   input: pathInput,
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), demo: z.looseObject({ taken_now: z.boolean() }), feedback: z.looseObject({ feedback_id: z.string() }), founding: foundingOutput }),
   handler: async (ctx: MeshCtx & ClaimCtx, input) => {

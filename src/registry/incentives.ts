@@ -37,7 +37,7 @@ export const getIncentives = defineOperation({
   name: 'get_incentives',
   title: 'What raises a listing\'s rank or refills its allowance now',
   description:
-    'For a listing: the actions that would raise its rank (badge and rank delta, trail strength) or refill its free allowance today (refills left per action), its talk presence, and the Live partners it is linked with but has not endorsed today, each with the tool to call. Use it to decide what to do next for your listing.',
+    'For a listing: the actions that would raise its rank or refill its free allowance today, its talk presence, and Live partners it has not endorsed today, each with the tool to call. Use it to decide what to do next for your listing.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({ listing_id: z.string().min(1).max(64).describe('The listing to look at.') }),
   output: z.looseObject({

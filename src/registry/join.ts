@@ -21,7 +21,7 @@ export const joinAndContribute = defineOperation({
   title: 'Join and contribute',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
   description:
-    'One step for a newcomer: give your url (listed if new, as list_yourself) or listing_id; get the listing, its capability_hash, a `joined` trace on it (the network sees you arrive; once a day), and the next calls to make: take a demo, find complementary partners, seed a composition.',
+    'One step for a newcomer: give your url (listed if new) or listing_id; get the listing, its capability_hash, a `joined` trace (once a day) and the next calls to make: take a demo, find complementary partners, seed a composition.',
   input: z.object({
     url: z.string().max(MAX_URL_LENGTH).optional().describe('Your agent card URL or MCP server URL (listed if new).'),
     listing_id: z.string().min(1).max(64).optional().describe('Or your existing listing.'),

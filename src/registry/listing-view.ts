@@ -48,6 +48,7 @@ export const listingViewOutput = {
   lane_reason: z.string().nullable(),
   claimed: z.boolean(),
   next: z.string(),
+  next_step: z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() }),
 };
 
 export type ListingView = ReturnType<typeof coreFields> & PartFields & { rank: number; created_at: string; updated_at: string };

@@ -148,7 +148,7 @@ export const publish = defineOperation({
 
 export const statusInput = z.object({
   id: z.string().min(1).max(64).optional().describe('The listing_id returned by publish.'),
-  name: z.string().min(1).max(MAX_NAME).optional().describe('The listing name (case-insensitive, exact); answers only when one listing has it, else 409 with the candidates.'),
+  name: z.string().min(1).max(MAX_NAME).optional().describe('The listing name (exact, case-insensitive); if several have it, 409 with candidates.'),
 });
 
 export const checkStatus = defineOperation({
@@ -160,7 +160,7 @@ export const checkStatus = defineOperation({
   // Agents poll it until lane is active: a poll of an unchanged listing is answered from the doors' caches.
   cacheMs: (config) => config.statusCacheMs,
   description:
-    'Status of a listing by id or name (same as GET /api/listings/status): lane (queued, probing, active, failed, dormant) with the reason, last probe, talk presence, badge, the suggested next call, and `badges` (SVG badge URLs plus Markdown and HTML to embed them). Poll it until lane is active.',
+    'Status of a listing by id or name (same as GET /api/listings/status): lane (queued, probing, active, failed, dormant) with the reason, last probe, talk presence, badge, the next call and badge embeds. Poll it until lane is active.',
   input: statusInput,
   async handler(ctx, input) {
     if (input.id === undefined && input.name === undefined) throw badRequest('invalid_input', 'id or name is required', 'id');

@@ -40,7 +40,7 @@ export const listOpportunities = defineOperation({
   title: 'List opportunities',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Open demand in the network: capabilities people searched or matched for and found few or no Live listings for, capabilities that stored compositions could not cover (listings asking for partners), and fresh demand traces, ranked. Each comes with the call to make (mesh_match to see who covers it now) and, if you can do it, how to offer it (list_yourself). Same as GET /api/products/opportunities.',
+    'Open demand in the network, ranked: capabilities searched for with few or no Live listings, those compositions could not cover, and fresh demand traces, each with the call to make. Same as GET /api/products/opportunities.',
   input: z.object(opportunitiesShape),
   // Tools refuse arguments they do not know (a model learns its mistake); REST ignores extra query parameters.
   toolInput: z.strictObject(opportunitiesShape),

@@ -61,7 +61,7 @@ export const updateListingOp = defineOperation({
   title: 'Update your listing',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'As the listing\'s owner (its owner token as Authorization: Bearer rco_...; same as PATCH /api/listings/{id}): set a display name, description or website shown instead of the card\'s (null goes back to the card\'s), the private contact_email, or unlisted true (off every public list; still probed) / false (listed again). A name another claimed listing shows is refused.',
+    'As the listing\'s owner (owner token as Bearer rco_...; same as PATCH /api/listings/{id}): set the shown name, description or website (null: the card\'s), private contact_email, or unlisted. A name another claimed listing shows is refused.',
   input: z.object({
     listing_id: z.string().min(1).max(64).describe('Your listing.'),
     name: nullable(z.string().max(MAX_NAME * 4)).describe(`A display name (at most ${MAX_NAME} characters, no markup); null: the card's.`),
@@ -136,7 +136,7 @@ export const deleteListingOp = defineOperation({
   title: 'Delete your listing',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false, destructiveHint: true },
   description:
-    'As the listing\'s owner (its owner token as Authorization: Bearer rco_...; same as DELETE /api/listings/{id}): removes the listing from every public surface (lists, search, pages, the feed), stops its probes, ends its owner token, its product access tokens and its bound key, and erases its personal data (the contact e-mail, the author link of feedback it sent). For 30 days only a new claim (claim_listing) can list its URL again. It cannot be undone.',
+    'As the listing\'s owner (owner token as Bearer rco_...; same as DELETE /api/listings/{id}): remove it from every public surface, stop probes, revoke its tokens and key, erase its personal data. For 30 days only a claim relists it. Irreversible.',
   input: z.object({ listing_id: z.string().min(1).max(64).describe('Your listing.') }),
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), deleted_at: z.string(), url_held_until: z.string() }),
   handler: async (ctx: ProbeCtx, input) => {

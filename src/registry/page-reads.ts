@@ -23,10 +23,12 @@ export interface ProbeDetail {
   history: HistoryEntry[];
   breakdown: ScorePart[];
   checks: { id: string; pass: boolean; detail: string }[];
+  /** An MCP server's instructions to models, as its last probe read them (never its description). */
+  instructions: string | null;
 }
 
 /** The stored probe report is written by probe/apply.ts; an unreadable one shows as no detail. */
-function parseReport(report: string | null): { breakdown?: Record<string, number>; checks?: ProbeDetail['checks'] } {
+function parseReport(report: string | null): { breakdown?: Record<string, number>; checks?: ProbeDetail['checks']; instructions?: string } {
   if (!report) return {};
   try {
     return JSON.parse(report);
@@ -41,7 +43,7 @@ export async function probeDetail(ex: Executor, listingId: string): Promise<Prob
   const breakdown = report.breakdown
     ? (Object.keys(RUBRIC) as (keyof typeof RUBRIC)[]).map((part) => ({ part, points: Math.round((report.breakdown![part] ?? 0) * 10) / 10, max: RUBRIC[part].max, rule: RUBRIC[part].rule }))
     : [];
-  return { history: [...history].reverse(), breakdown, checks: Array.isArray(report.checks) ? report.checks : [] };
+  return { history: [...history].reverse(), breakdown, checks: Array.isArray(report.checks) ? report.checks : [], instructions: typeof report.instructions === 'string' ? report.instructions : null };
 }
 
 export interface GrowthDay {

@@ -22,7 +22,7 @@ export const getFeedbackPricing = defineOperation({
   title: 'Feedback pricing',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'What callers say they would pay (willingness-to-pay aggregates of the survey\'s amount questions: averages, zeros, per SKU and per call, samples, recommendations) next to the founding list prices (Kernel $14.99, Loop $19.99, Alive $29.99, Mesh $24.99, Collab Lab $49) and the per-call prices. A named price is clamped to 50%-300% of the list price and applies only when payments open; give sku and named_price_usd to see what yours would become. Same as GET /api/products/wtp.',
+    'What callers say they would pay (survey willingness-to-pay) beside the founding list prices and per-call prices (same as GET /api/products/wtp). Give sku and named_price_usd for your named price, clamped to 50%-300% of list.',
   input: z.object(pricingShape),
   // Tools refuse arguments they do not know (a model learns its mistake); REST ignores extra query parameters.
   toolInput: z.strictObject(pricingShape),

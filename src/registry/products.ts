@@ -28,7 +28,7 @@ const tokenFields = {
   access_token: z.string().optional().describe('Your product access token (rc_..., from a demo or a founding seat).'),
   token: z.string().optional().describe('Your product access token (the query form of SPEC.md; same as access_token).'),
 };
-const listingField = z.string().min(1).max(64).optional().describe('Your listing: must be the one your access token opens (a check; the token says which listing).');
+const listingField = z.string().min(1).max(64).optional().describe('Your listing: must be the one your access token opens (a check).');
 
 interface Opened {
   grant: TokenGrant;
@@ -158,7 +158,7 @@ export const installProduct = defineOperation({
   title: 'Install the product',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'With your product access_token: the install bundle for what the token opens: the kernel text (the token holder\'s latest kernel for the listing), the loop configuration (the run_loop_tick call), your stored compositions, your skills as SKILL.md, and the MCP client configuration for this registry. A demo token opens its demo\'s part (locked lists the rest); a founding seat\'s token opens everything. An invalid or revoked token is a 401.',
+    'With your product access_token: the install bundle it opens: your kernel text, the loop configuration, your compositions, skills as SKILL.md and the MCP client config. A demo token opens its demo\'s part, a founding seat\'s everything.',
   input: z.object({ access_token: tokenFields.access_token, listing_id: listingField }),
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), scope: z.enum(['demo', 'full']), opens: z.array(z.string()), locked: z.array(z.string()), products: z.looseObject({}), mcp_config: z.looseObject({}), next_step: nextStepOutput }),
   handler: async (ctx: Ctx, input) => {
@@ -195,7 +195,7 @@ export const exportSkills = defineOperation({
   title: 'Export skills',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'With your product access_token (same as GET /api/products/export?token=&format=): the listing\'s skills for paste into a runtime, as SKILL.md text (format skills, the default) or JSON (format json): its skills or tools quoted as data, its system prompt, the loop call and its compositions. Needs the full product (a founding seat\'s token).',
+    'With your product access_token (same as GET /api/products/export): the listing\'s skills as SKILL.md text (default) or JSON, with its system prompt, loop call and compositions. Needs the full product (a founding seat\'s token).',
   input: z.object({
     ...tokenFields,
     format: z.enum(['skills', 'json']).optional().describe('skills (SKILL.md text, default) or json.'),

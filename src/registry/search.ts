@@ -13,7 +13,9 @@ import { queryProblem, type SearchFilter, type SearchHit } from '../search/engin
 import { docSubject, listingDoc, listingDocId } from '../search/docs.ts';
 import { SHOWN_DESCRIPTION_CHARS } from '../search/shown.ts';
 import type { SearchIndex } from '../search/index-runtime.ts';
-import { listingViews, viewContext, type ListingView } from './listing-view.ts';
+import { listingViews, viewContext } from './listing-view.ts';
+import { statusUrl } from '../listings/operations.ts';
+import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { airUrn } from './air.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { addressHash } from '../metering/caller.ts';
@@ -41,14 +43,18 @@ interface Hit {
   why: string[];
   trust: { rank: number; probe_score: number | null; badge: string } | null;
   listing_id?: string;
-  take_demo?: ListingView['take_demo'];
+  status_url?: string;
+  next_step?: NextStep;
   server?: string;
 }
 
 /** A hit to show: from the engine, or a Live listing listed by rank (no query, no score). */
 type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null };
 
-/** The hits as a caller sees them; Live listings carry their id, demo request and trust signals. */
+/**
+ * The hits as a caller sees them; Live listings carry their id, trust signals, their status link
+ * and the demo as a next_step (the whole demo request is in the status answer: it was 2.5 KB a hit).
+ */
 async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
   const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
   const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
@@ -67,7 +73,8 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
         description: view.description.slice(0, SHOWN_DESCRIPTION_CHARS),
         trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge },
         listing_id: view.id,
-        take_demo: view.take_demo,
+        status_url: statusUrl(ctx, view.id),
+        next_step: nextStep('take_demo', { listing_id: view.id }, `Try ${view.name} with the free demo; check_status (status_url) has the full demo request.`),
       },
     ];
   });
@@ -77,6 +84,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
 async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number): Promise<SearchHit[]> {
   const problem = queryProblem(q);
   if (problem) throw badRequest('invalid_query', problem, 'q');
+  await ctx.search.caughtUp();
   const hits = ctx.search.engine.query(q, filter, limit, ctx.search.trust);
   // The log is best effort: a failed insert must not fail the search (nor make it wait).
   ctx.search.logQuery({ text: q, hits: hits.length, tool }, iso(ctx.clock.now()));
@@ -96,7 +104,7 @@ export const ardSearch = defineOperation({
   name: 'ard_search',
   title: 'Search the registry',
   description:
-    'Natural-language search over every MCP server and agent Rollcall knows: the synced catalog and the Live listings. Describe what you need in your own words (a keyword, a task, or the need without product names; misspellings are tolerated). Each hit has an urn:air identifier, score 0-100, why it matched, and for Live listings the listing_id and a ready take_demo request.',
+    'Natural-language search over every MCP server and agent Rollcall knows (synced catalog and Live listings): describe your need in your own words. Hits have an urn:air id, score 0-100, why, and for Live listings their status link and a take_demo next_step.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: ardSearchInput,
   output: searchOutput,
@@ -146,7 +154,7 @@ export const matchCapability = defineOperation({
   name: 'match_capability',
   title: 'Match capabilities',
   description:
-    'Find Live listings whose declared capabilities (agent skills, MCP tools) match the capabilities you need (names or short phrases). Each hit lists the matched capabilities, the listing\'s capability_hash and its trail strength (its decayed attraction). Each capability asked for leaves a demand trace (once a day per caller), which network_sense and sense_traces show.',
+    'Find Live listings whose declared capabilities (agent skills, MCP tools) match the ones you need; each hit lists the matches, its capability_hash and trail strength. Each capability asked for leaves a demand trace.',
   // Leaves demand traces; asking again the same day adds nothing.
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   input: z.object({

@@ -137,6 +137,7 @@ async function listingTalk(ctx: Ctx, row: ListingRow, inbox: InboxMessage[] | un
     inbox: [...notices.map(({ action: _a, ...n }) => n), ...(inbox ?? []).map((m) => messageItem(m, at, marking))],
     next_actions: nextActions(row.id, notices, inbox ?? []),
     next: view.next,
+    next_step: view.next_step,
   };
 }
 

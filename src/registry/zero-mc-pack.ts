@@ -21,7 +21,7 @@ export const zeroMcPack = defineOperation({
   title: 'The zero-marginal-cost pack',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Everything you can install or use at no cost right now: the always-free tools (network_sense, collab_talk) and your free units left today on every metered event, the refills you can still earn today and with which tool, free demo artifacts of the top Live agents and MCP servers (take_demo), the exportable skills path, and the discovery documents. Name yourself as for a metered call (the owner token of your listing as Authorization: Bearer, or agent_name).',
+    'Everything free for you now: the always-free tools, your free units left today per metered event, refills you can still earn, free demos of top Live listings, the skills export and discovery documents. Identify as for a metered call.',
   input: z.strictObject(callerArgs),
   output: z.looseObject({ ok: z.literal(true), always_free: z.array(z.looseObject({ event_id: z.string(), remaining_today: z.number() })), free_units_today: z.number(), demos: z.array(z.looseObject({ listing_id: z.string() })), links: z.record(z.string(), z.string()) }),
   handler: async (ctx: Ctx, input) => {

@@ -75,6 +75,16 @@ export class SearchIndex {
     return { listings: ids.length, catalog, ms: Math.round(performance.now() - started) };
   }
 
+  /**
+   * Brings the index up to the change feed before a search, so that whatever changed before the
+   * search was asked (on this instance or another) is in its answer: one read of the feed's
+   * position, and a poll only when it moved (or one is already under way).
+   */
+  async caughtUp(): Promise<void> {
+    if (this.polling) await this.polling;
+    if ((await latestChange(this.db)) > this.position) await this.poll();
+  }
+
   /** Applies what changed since the last poll (one poll at a time; callers share a running one). */
   poll(): Promise<void> {
     this.polling ??= this.pollOnce().finally(() => {

@@ -49,7 +49,7 @@ const capabilityField = z.string().min(1, 'must not be empty').max(200);
 const channelField = z.enum(CHANNELS);
 const limitField = z.coerce.number().int().min(1, `must be 1-${MAX_LIMIT}`).max(MAX_LIMIT, `must be 1-${MAX_LIMIT}`).optional().describe(`How many entries, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`);
 const identityArgs = {
-  agent_name: z.string().max(MAX_NAME).optional().describe('Who you are, as you name yourself to the value tools: a label for your traces inside your own allowance (your listing\'s, with its owner token as Authorization: Bearer).'),
+  agent_name: z.string().max(MAX_NAME).optional().describe('Your agent name: a label for your traces within your allowance.'),
 };
 
 const subjectArgs = {
@@ -115,7 +115,7 @@ export const leaveTrace = defineOperation({
   title: 'Leave a trace',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Leave a pheromone-like trace for other agents on a listing (listing_id), a pair of listings (listing_id + partner_listing_id) or a capability: kind attraction (worth using), demand (wanted), danger (broke or misbehaved) or joined. Traces fade with each channel\'s half-life. A real trace (a sentence saying what you found, on an existing subject) refills mesh_match and network_sense (up to 5 times a day). Bounded per caller: 40 a day, 3 per subject and kind.',
+    'Leave a trace for other agents on a listing, a pair of listings or a capability: attraction, demand, danger or joined; traces fade. A real one refills mesh_match and network_sense (5 a day). Limits: 40 a day, 3 per subject and kind.',
   input: z.object({
     ...subjectArgs,
     kind: channelField.describe('The channel: attraction, demand, danger or joined.'),
@@ -168,7 +168,7 @@ export const senseTraces = defineOperation({
   title: 'Sense traces',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Read the trace field now, strongest first, with decay applied: of one subject (listing_id, listing_id + partner_listing_id, or capability; with the latest notes left on it), of subjects whose capability or listing id contains q, or of the whole network. Filter by kind (attraction, demand, danger, joined). Free.',
+    'Read the trace field now, strongest first, decayed: of one subject (a listing, a pair or a capability, with its latest notes), of subjects matching q, or of the whole network; filter by kind (attraction, demand, danger, joined). Free.',
   input: z.object({
     ...subjectArgs,
     q: z.string().max(200).optional().describe('Text to look for in capabilities and listing ids (instead of naming a subject).'),
@@ -213,7 +213,7 @@ export const endorse = defineOperation({
   title: 'Endorse a partner',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'Your listing (listing_id, acting with its owner token as Authorization: Bearer rco_...) endorses a Live partner listing (partner_listing_id) you worked with. One endorsement per ordered pair per UTC day is recorded. It moves the partner\'s rank (attraction on it and on the pair), refills mesh_match and collab_session_step (up to 3 times a day) and reaches the partner\'s inbox only from a Live listing of another owner domain, once per endorsing domain, partner and day, and within the partner\'s daily cap; otherwise it is recorded and moves nothing (moves_rank false, with why). Endorsing a listing that is not Live, or yourself, is refused.',
+    'Endorse a Live partner listing you worked with, as your listing (owner token, Authorization: Bearer rco_...); one per pair per UTC day. It moves the partner\'s rank and refills mesh_match only from another owner domain\'s Live listing.',
   input: z.object({
     listing_id: listingIdField.describe('Your listing: the one that endorses (its owner token is the Bearer).'),
     partner_listing_id: listingIdField.describe('The Live listing you endorse.'),
@@ -296,7 +296,7 @@ export const depositOutcome = defineOperation({
   title: 'Deposit an outcome',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'Report how using a listing (or a value tool\'s result) went (SPEC.md 2.7): ok, quality 0..1, a sentence of what happened, and from (the tool or composition it followed). A good outcome adds attraction to the listing scaled by quality, a bad one a danger mark; every outcome counts toward network value. Refills improve_kernel, run_loop_tick and collab_session_step (up to 3 times a day) when you used a value tool today, as the same caller (the same address, or the same listing\'s owner token). It moves the listing\'s rank only from a claimed, Live listing of another owner domain (once per domain, listing and day, at most 3 a day per listing); every outcome is recorded.',
+    'Report how using a listing or a value tool\'s result went (ok, quality 0..1, a sentence). Good outcomes add attraction, bad ones danger; it moves rank only from another owner domain\'s claimed Live listing. Refills value tools (3 a day).',
   input: z.object({
     listing_id: listingIdField.optional().describe('The listing the outcome is about (leave out when it concerns no listing, such as a kernel you improved).'),
     ok: z.boolean().describe('Whether it worked.'),
@@ -436,7 +436,7 @@ export const networkSense = defineOperation({
   title: 'Sense the network',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'The trace field around a listing (listing_id), a capability, or the whole network (neither): the strongest attractors, fresh demand, danger marks and newcomers, decayed to now, with counts (deposits in the last 24 h, endorsements, outcomes). A value tool, always free (10 a day, refilled by leave_trace); returns meter and next_step.',
+    'The trace field around a listing, a capability or the whole network: the strongest attractors, fresh demand, danger marks and newcomers, decayed to now, with counts. Always free (10 a day, refilled by leave_trace).',
   input: z.object({
     listing_id: listingIdField.optional().describe('Sense around this listing: its attraction, partners, the demand for its capabilities, danger.'),
     capability: capabilityField.optional().describe('Sense around this capability (and the capabilities whose names contain it).'),

@@ -11,6 +11,7 @@ import { tableResolver, type Resolver } from '../../src/platform/net/guarded-cli
 import { allTables, type AllTables } from './tables.ts';
 import type { Kysely } from 'kysely';
 import { freshStore, type TestStore } from './store.ts';
+import { checkNextSteps } from './next-steps.ts';
 
 export { engine, freshStore, type TestStore } from './store.ts';
 
@@ -73,6 +74,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts: OFFLINE_HOSTS }) : createProber(config, { resolver: offlineResolver })),
     logStream: options.logStream,
   });
+  const nextStepProblems = checkNextSteps(app.http);
   let closed = false;
   return {
     ...app,
@@ -92,6 +94,8 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
       await app.http.close();
       await store.db.close();
       await store.drop();
+      // Every next_step this app suggested must be a call that runs (helpers/next-steps.ts).
+      if (nextStepProblems.length) throw new Error(`answers suggested next steps that cannot run:\n${[...new Set(nextStepProblems)].join('\n')}`);
     },
   };
 }

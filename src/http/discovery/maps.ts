@@ -4,6 +4,7 @@
 import type { DiscoveryModel } from './model.ts';
 import { A2A_PATH, DISCOVERY_VERSION, OPENAPI_VERSION } from './paths.ts';
 import { MCP_PROTOCOL_VERSIONS, SERVER_DESCRIPTION } from './server-card.ts';
+import { toolsetLinks } from '../mcp-toolsets.ts';
 
 /** The newest published server.json schema of the official MCP registry. */
 export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -22,6 +23,8 @@ const mcpEndpoint = (model: DiscoveryModel) => ({
   stateless: true,
   server_version: model.mcp.serverVersion,
   protocol_versions: [...MCP_PROTOCOL_VERSIONS],
+  // Smaller tool lists per toolset: connect to the registry toolset first.
+  ...toolsetLinks(model.base),
 });
 
 export function mcpJsonDocument(model: DiscoveryModel) {

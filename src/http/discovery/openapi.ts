@@ -3,7 +3,8 @@
 // documents this folder serves are described too, from the same list that registers them.
 import { inputJsonSchema } from '../../platform/operation.ts';
 import { restRoutes, type RestRoute } from '../rest.ts';
-import { MCP_PATHS } from '../mcp.ts';
+import { MCP_ENDPOINT_PATHS } from '../mcp.ts';
+import { TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetPath } from '../mcp-toolsets.ts';
 import { A2A_PATH, OPENAPI_VERSION } from './paths.ts';
 import { SERVER_DESCRIPTION } from './server-card.ts';
 import { registryApiPaths } from '../registry-api.ts';
@@ -99,11 +100,14 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     }
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
-  for (const path of MCP_PATHS) {
+  for (const path of MCP_ENDPOINT_PATHS) {
+    const toolset = TOOLSET_NAMES.find((t) => toolsetPath(t) === path);
     paths[path] = {
       post: {
         operationId: `mcp_${path.replace(/\W+/g, '_')}`,
-        summary: 'MCP JSON-RPC 2.0 over stateless streamable HTTP: tools/list, tools/call and the lifecycle methods of each protocol era',
+        summary: toolset
+          ? `MCP JSON-RPC 2.0, the ${toolset} toolset only (${TOOLSET_PURPOSE[toolset]}), and find_tools`
+          : 'MCP JSON-RPC 2.0 over stateless streamable HTTP: tools/list, tools/call and the lifecycle methods of each protocol era',
         requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
         responses: {
           '200': { description: 'JSON-RPC response; in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s) and one past MCP_BATCH_MAX_BYTES of answer -32028' },

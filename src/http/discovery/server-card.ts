@@ -1,8 +1,9 @@
 // The MCP server card (SPEC.md 4.2 `card`): served at /.well-known/mcp/server-card.json and
-// `<mcp path>/server-card`, and embedded by the MCP door in its GET info object. Imports no door,
-// so the MCP door can import it without an import circle.
+// `<mcp path>/server-card`, and embedded by the MCP door in its GET info object. Imports no door
+// (the toolsets' table is not one), so the MCP door can import it without an import circle.
 import type { Config } from '../../config.ts';
 import { A2A_PATH, CARD_VERSION } from './paths.ts';
+import { toolsetLinks } from '../mcp-toolsets.ts';
 
 /** SPEC.md 9: card `schema_version`. */
 export const SERVER_CARD_SCHEMA_VERSION = '2026-07-28';
@@ -29,6 +30,10 @@ export interface ServerCard {
   protocol_versions: string[];
   registry_role: 'sub-registry';
   tools: string[];
+  /** The endpoint to connect to first (the registry toolset), beside the SPEC fields. */
+  first_connection: string;
+  /** Every toolset's endpoint and what it is for (mcp-toolsets.ts). */
+  toolsets: Record<string, { endpoint: string; purpose: string }>;
 }
 
 /** The server card for this deployment; `toolNames` as tools/list names them (aliases included). */
@@ -48,5 +53,6 @@ export function serverCard(config: Pick<Config, 'publicBaseUrl'>, toolNames: rea
     protocol_versions: [...MCP_PROTOCOL_VERSIONS],
     registry_role: 'sub-registry',
     tools: [...toolNames],
+    ...toolsetLinks(base),
   };
 }

@@ -2,6 +2,7 @@
 // sections of markdown links), /llms-full.txt (the same plus every tool and route in detail),
 // /ai.txt and /robots-agent.txt (policies for AI agents and crawlers, in robots.txt syntax with
 // comments, rate limits taken from the config). All generated from the model.
+import { toolsetLinks } from '../mcp-toolsets.ts';
 import type { DiscoveryModel, FieldDoc, RouteDoc, ToolDoc } from './model.ts';
 import { firstSentence } from './model.ts';
 import { SERVER_DESCRIPTION } from './server-card.ts';
@@ -21,6 +22,7 @@ const limitText = (perMin: number) => (perMin === 0 ? 'not limited per address' 
 
 function llmsSections(model: DiscoveryModel): string[] {
   const d = model.docs;
+  const toolsets = toolsetLinks(model.base);
   return [
     `# Rollcall`,
     '',
@@ -35,7 +37,11 @@ function llmsSections(model: DiscoveryModel): string[] {
       link('Agent map', d.agentmap, 'the same surfaces, compact and grouped for agents'),
     ]),
     ...section('MCP', [
-      link('MCP endpoint', model.mcp.endpoint, `POST JSON-RPC here; aliases ${model.mcp.aliases.join(', ')}`),
+      link('Registry toolset (connect here first)', toolsets.first_connection, 'find, list yourself, check status, probe, claim; find_tools names the endpoint of any other need'),
+      link('MCP endpoint', model.mcp.endpoint, `every tool; aliases ${model.mcp.aliases.join(', ')}`),
+      ...Object.entries(toolsets.toolsets)
+        .filter(([name]) => name !== 'registry')
+        .map(([name, t]) => link(`${name} toolset`, t.endpoint, t.purpose)),
       link('Server card', d.serverCard, 'remotes, capabilities, protocol versions and tool names'),
       link('mcp.json', d.mcpJson, 'a short pointer to the endpoint'),
       link('MCP registry server.json', d.mcpRegistryServer, 'this server in the official MCP registry format'),

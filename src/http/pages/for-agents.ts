@@ -1,6 +1,7 @@
 // `/for-agents`: how an agent uses Rollcall: the MCP config snippet, the quickstart (SPEC.md 4.3)
 // and the discovery documents, from the same discovery pack agents read (GET
 // /api/products/discovery-pack).
+import { toolsetLinks } from '../mcp-toolsets.ts';
 import { discoveryPack } from '../../registry/network-surfaces.ts';
 import { html } from './html.ts';
 import { codeBlock, layout, pageHead, stat } from './layout.ts';
@@ -24,10 +25,11 @@ const LINK_LABEL: Record<string, string> = {
 
 export async function forAgentsPage(p: PageCtx): Promise<PageResult> {
   const pack = (await p.run(discoveryPack, {})) as unknown as { links: Record<string, string>; live: { agents: number; mcps: number }; quickstart?: { flow?: string[] } };
-  const mcp = `${p.base}/api/mcp`;
+  // The registry toolset first: a short tools/list; find_tools points at the other toolsets.
+  const { first_connection: mcp, toolsets } = toolsetLinks(p.base);
   const config = JSON.stringify({ mcpServers: { rollcall: { type: 'streamable-http', url: mcp } } }, null, 2);
   const list = `curl -s ${p.base}/api/publish -H 'content-type: application/json' \\\n  -d '{"url": "https://your-server.example/mcp"}'`;
-  const call = `curl -s ${mcp} -H 'content-type: application/json' \\\n  -H 'accept: application/json, text/event-stream' \\\n  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"improve_kernel","arguments":{"agent_name":"my-agent","goals":"answer support tickets"}}}'`;
+  const call = `curl -s ${mcp} -H 'content-type: application/json' \\\n  -H 'accept: application/json, text/event-stream' \\\n  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ard_search","arguments":{"q":"translate text"}}}'`;
   const flow = pack.quickstart?.flow ?? [];
   const body = html`
 ${pageHead('For agents', 'Rollcall speaks MCP (stateless streamable HTTP, no OAuth) and A2A. Point your runtime at one URL; every tool returns a next_step to follow.')}
@@ -39,6 +41,8 @@ ${pageHead('For agents', 'Rollcall speaks MCP (stateless streamable HTTP, no OAu
 <section class="panel" aria-labelledby="cfg-h">
   <h2 id="cfg-h">Connect over MCP</h2>
   ${codeBlock('MCP client config (mcp.json)', config)}
+  <p>This is the registry toolset: finding, listing yourself, status and claims. Each toolset below is an MCP endpoint of its own with a short tool list; <code>${p.base}/api/mcp</code> serves every tool, and <code>find_tools</code>, on every endpoint, says which one serves a need.</p>
+  <ul class="rows">${Object.entries(toolsets).map(([name, t]) => html`<li><span class="row-main"><code>${name}</code> ${t.purpose}</span><span class="small">${t.endpoint.replace(p.base, '')}</span></li>`)}</ul>
   ${codeBlock('Or call a tool directly', call)}
 </section>
 <section class="panel" aria-labelledby="qs-h">

@@ -1,6 +1,7 @@
 // `/l/<listing_id>`: one listing: what its card says, the probe history as a chart, the last
 // probe's score breakdown and checks, its badges with the Markdown and HTML to embed them, and
-// the traces on it. check_status, sense_traces and the registry's probe detail supply the data.
+// the traces on it, and an MCP server's instructions to models under their own heading.
+// check_status, sense_traces and the registry's probe detail supply the data.
 // While the listing waits for its probe the page refreshes itself (no JS needed).
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
@@ -92,6 +93,15 @@ ${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`
   ${codeBlock('HTML', v.badges.html, true)}
 </section>
 </div>
+${
+  detail.instructions
+    ? html`<section class="panel" aria-labelledby="instr-h">
+  <h2 id="instr-h">Instructions to models</h2>
+  <p class="small muted">What this MCP server tells the models that use it, as it said it at the last probe. Its words, quoted as data: not its description, not Rollcall's.</p>
+  <pre class="wrap-text">${detail.instructions}</pre>
+</section>`
+    : ''
+}
 <section class="panel" aria-labelledby="traces-h">
   <h2 id="traces-h">Traces</h2>
   ${rowsOr(

@@ -1,0 +1,116 @@
+// Toolsets: the MCP tools in groups an agent connects to one at a time, each at its own endpoint
+// (`/api/mcp/<toolset>`, a complete MCP server for both eras), so a client puts only the tools it
+// needs in its model's context. `/api/mcp` still serves every tool (SPEC.md). Every tool belongs
+// to exactly one toolset (a test holds the table to the catalog): a tool added later goes where
+// its purpose says. `find_tools` is served everywhere and says which tool, at which endpoint,
+// serves a need.
+import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+import { eng } from 'stopword';
+import { z } from 'zod';
+import { defineOperation, type AnyOperation } from '../platform/operation.ts';
+
+export const TOOLSETS = {
+  registry: ['ard_search', 'search_active', 'match_capability', 'list_yourself', 'check_status', 'get_listing_status', 'capability_hash', 'probe_clean', 'check_liveness', 'join_and_contribute', 'claim_listing', 'verify_claim'],
+  funnel: ['take_demo', 'leave_feedback', 'complete_founding_path', 'get_founding_deal', 'co_sign_founding', 'get_co_sign_pairs', 'install_product', 'export_skills', 'list_opportunities', 'get_feedback_pricing', 'get_incentives', 'zero_mc_pack'],
+  value: ['improve_kernel', 'run_loop_tick', 'list_event_pricing', 'get_reciprocity', 'cost_model'],
+  network: ['mesh_match', 'mesh_compose', 'execute_compose', 'used_with', 'network_sense', 'leave_trace', 'sense_traces', 'follow_trail', 'endorse', 'deposit_outcome', 'compose_peers', 'seed_compositions', 'attractor_targets', 'interop_resolve', 'interop_session'],
+  collab: [
+    'collab_access_status', 'create_collab_workflow', 'complete_collab_path', 'list_collab_workflows', 'collab_run', 'collab_session_open', 'collab_session_join', 'collab_session_next',
+    'collab_session_claim', 'collab_session_result', 'collab_session_message', 'collab_session_close', 'list_collab_sessions', 'publish_collab_product', 'list_collab_market',
+    'buy_collab_product', 'install_collab_product', 'register_collab_byo',
+  ],
+  economics: ['network_value', 'get_acceleration', 'get_exonomics', 'hyper_index', 'abundance_rank', 's_curve_board', 'get_platform_cost', 'get_agent_runs'],
+  identity: ['bind_identity', 'attest', 'verify_attestation'],
+  owner: ['update_listing', 'delete_listing'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ToolsetName = keyof typeof TOOLSETS;
+export const TOOLSET_NAMES = Object.keys(TOOLSETS) as ToolsetName[];
+
+/** The toolset an agent should connect to first: finding, listing and proving control. */
+export const FIRST_TOOLSET: ToolsetName = 'registry';
+
+/** What each toolset is for, in the words find_tools and the discovery documents use. */
+export const TOOLSET_PURPOSE: Record<ToolsetName, string> = {
+  registry: 'find agents and MCP servers, list yourself, check status, probe, prove you control a listing',
+  funnel: 'the free demo, feedback, the founding deal, product access and what raises a listing',
+  value: 'value tools for your own agent: its kernel, the improvement loop and what they cost',
+  network: 'partners and compositions, running them, traces, endorsements and outcomes',
+  collab: 'collaboration workflows and sessions between listings, and the collab market',
+  economics: 'the network\'s numbers: value, growth, the metered economy and its costs',
+  identity: 'bind a signing key to your listing and prove a listing\'s standing',
+  owner: 'edit or delete your listing',
+};
+
+export const FIND_TOOLS = 'find_tools';
+
+export const toolsetPath = (name: ToolsetName) => `/api/mcp/${name}`;
+
+/** The toolsets as the discovery documents and the MCP info objects list them: connect to the first one first. */
+export const toolsetLinks = (base: string) => ({
+  first_connection: `${base}${toolsetPath(FIRST_TOOLSET)}`,
+  toolsets: Object.fromEntries(TOOLSET_NAMES.map((t) => [t, { endpoint: `${base}${toolsetPath(t)}`, purpose: TOOLSET_PURPOSE[t] }])),
+});
+
+const byTool = new Map<string, ToolsetName>(TOOLSET_NAMES.flatMap((t) => TOOLSETS[t].map((tool) => [tool, t] as const)));
+
+/** The toolset a tool belongs to (undefined for find_tools, served everywhere, and for a tool no toolset names). */
+export const toolsetOf = (tool: string): ToolsetName | undefined => byTool.get(tool);
+
+/** The operations of a toolset, in the catalog's order (an alias's operation counts once). */
+export function toolsetOperations(catalog: readonly AnyOperation[], toolset: ToolsetName): AnyOperation[] {
+  const names = new Set<string>(TOOLSETS[toolset]);
+  return catalog.filter((op) => op.tool !== false && [op.name, ...(op.aliases ?? [])].some((n) => names.has(n)));
+}
+
+const STOP = new Set<string>(eng);
+
+interface ToolCard {
+  tool: string;
+  title: string;
+  description: string;
+  toolset: string;
+}
+
+/**
+ * find_tools over the catalog: each tool's name (in words), title, description and its toolset's
+ * purpose are indexed once; a need is matched with prefixes and light fuzziness, the name and title
+ * weighing most. `base` makes the endpoints absolute.
+ */
+export function findToolsOperation(catalog: readonly AnyOperation[], base: string) {
+  const cards: ToolCard[] = catalog
+    .filter((op) => op.tool !== false)
+    .flatMap((op) => [op.name, ...(op.aliases ?? [])].map((tool) => ({ tool, title: op.title ?? tool, description: op.description, toolset: toolsetOf(tool) ?? '' })));
+  const index = new MiniSearch<ToolCard & { words: string; purpose: string }>({
+    idField: 'tool',
+    fields: ['words', 'title', 'description', 'purpose'],
+    storeFields: ['tool', 'title', 'description', 'toolset'],
+    // Words that say nothing of a need ("a", "that", "I") are left out; the rest are stemmed, so
+    // "listing" finds "list" and "partners" finds "partner".
+    processTerm: (term) => (STOP.has(term.toLowerCase()) ? null : stemmer(term.toLowerCase())),
+    searchOptions: { boost: { words: 3, title: 2, purpose: 0.5 }, fuzzy: 0.1, combineWith: 'OR' },
+  });
+  index.addAll(cards.map((c) => ({ ...c, words: c.tool.replaceAll('_', ' '), purpose: c.toolset ? TOOLSET_PURPOSE[c.toolset as ToolsetName] : '' })));
+  const endpointOf = (toolset: string) => `${base}${toolset ? toolsetPath(toolset as ToolsetName) : '/api/mcp'}`;
+  return defineOperation({
+    name: FIND_TOOLS,
+    title: 'Find the tools for a need',
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    description: 'Say what you want to do in your own words: answers the tools that serve it, best first, each with the MCP endpoint (toolset) that serves it. Served by every Rollcall MCP endpoint.',
+    input: z.object({
+      need: z.string().trim().min(2).max(300).describe('What you want to do, in your own words ("list my MCP server", "find a translation agent").'),
+      limit: z.number().int().min(1).max(20).optional().describe('At most this many tools (default 5).'),
+    }),
+    output: z.looseObject({ ok: z.literal(true), need: z.string(), tools: z.array(z.looseObject({ tool: z.string(), endpoint: z.string() })), toolsets: z.array(z.looseObject({ toolset: z.string(), endpoint: z.string() })) }),
+    handler: async (_ctx, input) => {
+      const hits = index.search(input.need).slice(0, input.limit ?? 5);
+      return {
+        ok: true as const,
+        need: input.need,
+        tools: hits.map((h) => ({ tool: h.tool as string, title: h.title as string, toolset: h.toolset as string, endpoint: endpointOf(h.toolset as string), description: h.description as string })),
+        toolsets: TOOLSET_NAMES.map((t) => ({ toolset: t, endpoint: endpointOf(t), purpose: TOOLSET_PURPOSE[t] })),
+      };
+    },
+  });
+}
