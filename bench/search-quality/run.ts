@@ -16,7 +16,7 @@ import { type JudgedQuery, QUERIES, type QueryKind } from './queries.ts';
 import { loadSeed } from './seed.ts';
 
 const K = 10;
-const KINDS: QueryKind[] = ['keyword', 'task', 'described', 'misspelling', 'two-needs', 'no-match'];
+const KINDS: QueryKind[] = ['keyword', 'task', 'asked', 'described', 'misspelling', 'two-needs', 'no-match'];
 const PREFIX = 'io.github.';
 
 type Ranker = (text: string) => string[];
@@ -124,7 +124,7 @@ function rng(seed: number): () => number {
 
 /**
  * Latency at registry scale: `n` synthetic entries made of the seed's words (each a made-up
- * name plus two seed descriptions and tags mixed), the 72 queries run 5 times after a warm-up.
+ * name plus two seed descriptions and tags mixed), every query of the set run 5 times after a warm-up.
  */
 function scaleCheck(seed: SearchDoc[], n: number) {
   const rand = rng(42);

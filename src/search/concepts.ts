@@ -94,7 +94,7 @@ export const CONCEPTS: ConceptDef[] = [
   {
     id: 'repository',
     same: 'repository, repositories, repo, repos, git, version control, vcs, source control, source code hosting',
-    rel: 'github, gitlab, gitee, bitbucket, commit, commits, branch, branches, codebase',
+    rel: 'github, gitlab, gitee, bitbucket, commit, commits, branch, branches, codebase, git blame, blame, commit history, diff, diffs',
   },
   { id: 'github', up: ['repository'], same: 'github, gh, github.com, github enterprise', rel: 'github actions, octokit' },
   { id: 'gitlab', up: ['repository'], same: 'gitlab' },
@@ -102,7 +102,7 @@ export const CONCEPTS: ConceptDef[] = [
   {
     id: 'issues',
     same: 'issue, issues, ticket, tickets, bug, bugs, bug tracker, issue tracker, issue tracking, bug tracking',
-    rel: 'jira, linear, youtrack, plane, shortcut, devrev, github issues, gitee',
+    rel: 'jira, linear, youtrack, plane, devrev, github issues, gitee',
   },
   {
     id: 'project-management',
@@ -121,7 +121,7 @@ export const CONCEPTS: ConceptDef[] = [
   },
   {
     id: 'hosting',
-    same: 'hosting, host, deploy, deploys, deploying, deployment, deployments, static site, static sites, web hosting, publish website',
+    same: 'hosting, host, deploy, deploys, deploying, deployment, deployments, static site, static sites, web hosting, publish website, rollback, rollbacks, roll back, release, releases',
     rel: 'heroku, vercel, netlify, cloudflare, cloudflare pages, fly.io, render.com, edgeone, edgeone pages, github pages, railway, public url',
   },
   {
@@ -158,7 +158,7 @@ export const CONCEPTS: ConceptDef[] = [
   {
     id: 'errors',
     up: ['observability'],
-    same: 'error tracking, error monitoring, crash reporting, exception, exceptions, errors, error, crash, crashes, stack trace, stack traces, throws, failures',
+    same: 'error tracking, error monitoring, crash reporting, exception, exceptions, errors, error, crash, crashes, crashing, crashed, stack trace, stack traces, throws, failures',
     rel: 'sentry, raygun, bugsnag, rollbar, honeybadger, crashlytics',
   },
   { id: 'logs', up: ['observability'], same: 'logs, logging, log management, log search, log analytics', rel: 'axiom, loki, papertrail, splunk, logfire, elastic, kibana' },
@@ -208,7 +208,7 @@ export const CONCEPTS: ConceptDef[] = [
     id: 'browser',
     up: ['web'],
     same: 'browser automation, headless browser, browser, browsers, browse, browsing, web automation, web browser',
-    rel: 'playwright, puppeteer, selenium, browserbase, hyperbrowser, stagehand, browser use, browser-use, chromium, chrome, click, clicks, clicking, button, buttons, form, forms, fill forms, navigate, navigation, webpage, webpages, web pages',
+    rel: 'playwright, puppeteer, selenium, browserbase, hyperbrowser, stagehand, browser use, browser-use, chromium, chrome, click, clicks, clicking, button, buttons, form, forms, fill forms, navigate, navigation, webpage, webpages, web pages, screenshot, screenshots, screen capture',
   },
   {
     id: 'scraping',
@@ -237,6 +237,11 @@ export const CONCEPTS: ConceptDef[] = [
   },
   { id: 'debugger', same: 'debugger, debuggers, debugging, debug, breakpoint, breakpoints, debugs', rel: 'lldb, gdb, deebo' },
   { id: 'lsp', same: 'language server, language servers, lsp, language server protocol' },
+  {
+    id: 'codebase',
+    same: 'codebase, codebases, code base, source code, code context, code search, code navigation, code intelligence, code understanding',
+    rel: 'llm-context, lsp, language server, dependency graph, code analysis, jetbrains, codelogic',
+  },
   {
     id: 'testing',
     same: 'testing, test automation, e2e, end-to-end, end to end, load testing, performance testing, unit tests, qa',
@@ -337,17 +342,17 @@ export const CONCEPTS: ConceptDef[] = [
   },
   {
     id: 'convert',
-    same: 'convert, converts, conversion, converter, converting, format conversion, document conversion, to markdown, markdownify',
-    rel: 'pandoc, markitdown, unstructured, pdf to markdown, html to markdown, ocr',
+    same: 'convert, converts, conversion, converter, converting, format conversion, document conversion, to markdown, markdownify, extract text, text extraction, document parsing, parse documents, parsing documents',
+    rel: 'pandoc, markitdown, unstructured, pdf to markdown, html to markdown, ocr, pdf, pdfs, scanned, scans, docx',
   },
-  { id: 'pdf', same: 'pdf, pdfs', rel: 'ocr, acrobat' },
+  { id: 'pdf', same: 'pdf, pdfs', rel: 'ocr, acrobat, scanned, scans' },
   { id: 'markdown', same: 'markdown, md', rel: 'obsidian, mdx' },
   { id: 'bookmarks', same: 'bookmark, bookmarks, bookmarking, read later, read-later, saved links, reading list', rel: 'raindrop, raindrop.io, pocket, pinboard, instapaper' },
   { id: 'flashcards', same: 'flashcards, flashcard, flash cards, spaced repetition, memorize, studying, study cards', rel: 'anki, rember, quizlet, mochi' },
   { id: 'mindmap', same: 'mind map, mind maps, mindmap, mindmaps, mind mapping, mindmapping, brainstorm, brainstorming', rel: 'xmind, miro' },
   {
     id: 'charts',
-    same: 'chart, charts, charting, plot, plots, plotting, visualization, visualizations, visualisation, data visualization, diagram, diagrams, graphs',
+    same: 'chart, charts, charting, plot, plots, plotting, visualization, visualizations, visualisation, data visualization, diagram, diagrams, graphs, bar chart, bar charts, line chart, line charts, pie chart, pie charts, histogram, histograms, scatter plot',
     rel: 'quickchart, vega, vega-lite, vegalite, mermaid, plotly, matplotlib, d3, dashboards',
   },
   {
@@ -367,7 +372,7 @@ export const CONCEPTS: ConceptDef[] = [
   },
   {
     id: 'accounting',
-    same: 'accounting, bookkeeping, ledger, ledgers, expenses, expense, spend, spending, invoices, payroll, receipts, financial reports',
+    same: 'accounting, bookkeeping, ledger, ledgers, expenses, expense, spend, spending, invoice, invoices, payroll, receipts, financial reports, accounts payable, accounts receivable, bill pay, pay bills, bills, supplier, suppliers, vendor payments',
     rel: 'xero, quickbooks, ynab, ramp, freshbooks, sage, brex, expensify',
   },
   { id: 'budget', up: ['accounting'], same: 'budget, budgets, budgeting, personal finance, money management', rel: 'ynab, mint' },
@@ -406,7 +411,7 @@ export const CONCEPTS: ConceptDef[] = [
   // ---------------------------------------------------------------- finance and crypto
   {
     id: 'stocks',
-    same: 'stock, stocks, stock market, stock markets, equities, equity, shares, ticker, tickers, market data, stock prices, share prices, quotes, securities, earnings',
+    same: 'stock, stocks, stock market, stock markets, equities, equity, shares, ticker, tickers, market data, stock prices, share prices, quotes, stock quotes, securities, earnings, revenue, revenues, quarterly results, quarterly earnings, financial statements, income statement, balance sheet, fundamentals, annual report, annual reports',
     rel: 'alpha vantage, alphavantage, yahoo finance, nasdaq, polygon, morningstar, financial datasets, edgar, sec filings, sec, filings, octagon',
   },
   { id: 'finance', same: 'finance, financial, fintech, banking, bank, banks, financial data, financial markets', rel: 'fdic, fred, world bank, plaid, mifos, adfin' },
@@ -464,7 +469,7 @@ export const CONCEPTS: ConceptDef[] = [
   { id: 'music-streaming', up: ['music'], same: 'playlist, playlists, music streaming, listening history', rel: 'spotify, apple music, soundcloud, deezer, tidal' },
   {
     id: 'speech',
-    same: 'text to speech, text-to-speech, tts, speech, voice, voices, speech synthesis, transcribe, transcription, transcriptions, speech to text, speech-to-text, stt, dictation, voiceover',
+    same: 'text to speech, text-to-speech, tts, speech, voice, voices, speech synthesis, read aloud, aloud, narrate, narration, narrator, transcribe, transcription, transcriptions, speech to text, speech-to-text, stt, dictation, voiceover',
     rel: 'elevenlabs, whisper, deepgram, assemblyai',
   },
   { id: 'movies', same: 'movies, movie, films, film, tv shows, tv series, television, cinema, actors', rel: 'tmdb, imdb, netflix, trakt' },
@@ -565,7 +570,7 @@ export const CONCEPTS: ConceptDef[] = [
   {
     id: 'translation',
     same: 'translate, translates, translation, translations, translator, localization, localisation, localize, i18n, l10n, multilingual',
-    rel: 'deepl, lara, lingo.dev, google translate, crowdin',
+    rel: 'deepl, lara, lingo.dev, google translate, crowdin, spanish, french, german, italian, portuguese, dutch, russian, chinese, japanese, korean, arabic, hindi, turkish, polish',
   },
   {
     id: 'auth',

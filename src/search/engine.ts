@@ -52,7 +52,7 @@ const BOOSTS = FIELDS.map((f) => BOOST[f]);
 const WEIGHT = {
   exact: 1,
   /** a word of a phrase the table knows ("home assistant"), matched on its own */
-  phraseWord: 0.6,
+  phraseWord: 0.3,
   spelling1: 0.8,
   spelling2: 0.6,
   prefix: 0.5,
@@ -62,6 +62,8 @@ const WEIGHT = {
   ancestorDecay: 0.6,
   /** weak words ("create", "manage", "data"): their score and their share of the query */
   weak: 0.3,
+  /** words the catalog and the vocabulary do not know, in a query that has words they know */
+  unknown: 0.1,
 };
 /** A hit must match at least this share of the query's meaningful (idf-weighted) words. */
 const MIN_COVERAGE = 0.3;
@@ -97,6 +99,8 @@ interface Group {
   weight: number;
   /** which need of the query it belongs to ("github issues and slack messages": two needs) */
   need: number;
+  /** the word is in the index, the vocabulary or the weak words (not only a spelling or prefix guess) */
+  known: boolean;
 }
 
 interface Plan {
@@ -283,7 +287,7 @@ export class SearchEngine {
         const cov = coverage(plan, matched);
         if (this.options.floor && cov.best < minCoverage) continue;
         const why = [...matched.entries()].sort((x, y) => x[0] - y[0]).map(([, alts]) => explain(alts));
-        found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]!, why, perNeed: cov.perNeed });
+        found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]! * cov.best, why, perNeed: cov.perNeed });
       }
       return found;
     };
@@ -366,7 +370,7 @@ export class SearchEngine {
       if (phrase) {
         const words = seq.slice(i, i + phrase.length);
         const g = groups.length;
-        groups.push({ text: words.join(' '), weight: idf(0, n), need: needAt[i]! });
+        groups.push({ text: words.join(' '), weight: idf(0, n), need: needAt[i]!, known: true });
         const parts = words.filter(meaningful);
         for (const w of parts) alt(g, stem(w), false, WEIGHT.phraseWord, w, true, 1 / parts.length);
         addConcepts(g, words.join(' '), words.join(' '), phrase.links, 1);
@@ -382,7 +386,7 @@ export class SearchEngine {
       const df = this.postings.df(s);
       const links = this.options.concepts ? (c.words.get(lightKey(w)) ?? []) : [];
       const weak = this.options.weak && isWeak(w) ? WEIGHT.weak : 1;
-      groups.push({ text: w, weight: idf(df, n) * weak, need: needAt[i]! });
+      groups.push({ text: w, weight: idf(df, n) * weak, need: needAt[i]!, known: df > 0 || links.length > 0 || weak < 1 });
       alt(g, s, false, WEIGHT.exact * weak, w, false, 1);
       addConcepts(g, w, w, links, weak);
       if (df > 0 || links.length > 0 || this.words.count(w) > 0 || /\d/.test(w)) continue;
@@ -404,6 +408,7 @@ export class SearchEngine {
       const cur = best.get(key);
       if (!cur || a.weight > cur.weight) best.set(key, a);
     }
+    discountUnknown(groups, alternatives);
     return { groups, alternatives: [...best.values()], needs: mergeLightNeeds(groups) };
   }
 
@@ -451,6 +456,28 @@ export class SearchEngine {
     }
     return picked;
   }
+}
+
+/**
+ * Words that neither the catalog nor the vocabulary knows ("find a cheap flight to *Tokyo*",
+ * "translate this *paragraph* into Spanish") name what the task is about, not which tool does
+ * it: when they are fewer than half of the query, they weigh UNKNOWN_WEIGHT of a known word in the
+ * coverage floor, and spelling or prefix guesses made from them score that much less. A query
+ * made mostly of such words ("order pizza delivery") keeps them at full weight, so a need the
+ * catalog does not serve still finds little.
+ */
+function discountUnknown(groups: Group[], alternatives: Alternative[]): void {
+  const unknown = groups.filter((g) => !g.known).length;
+  if (unknown === 0 || unknown * 2 >= groups.length) return;
+  groups.forEach((g, i) => {
+    if (g.known) return;
+    g.weight *= WEIGHT.unknown;
+    for (const a of alternatives) {
+      if (a.group !== i) continue;
+      a.weight *= WEIGHT.unknown;
+      a.cover *= WEIGHT.unknown;
+    }
+  });
 }
 
 /** Words that join two needs in one query. */
@@ -664,7 +691,10 @@ function analyze(doc: SearchDoc): { fields: string[][]; surfaces: string[] } {
     }
     // Concepts from phrases and words (compound parts included).
     const seq = plainWords(clean);
-    for (const h of findConcepts(seq, (i) => compoundParts(seq[i]!))) {
+    // A glued word's parts name concepts only when the word names none itself: "ticketmaster"
+    // is about events, not about tickets of an issue tracker.
+    const partsOf = (i: number) => (c.words.has(lightKey(seq[i]!)) ? [] : compoundParts(seq[i]!));
+    for (const h of findConcepts(seq, partsOf)) {
       conceptTerms.push(conceptTerm(h.id));
       for (const a of c.ancestors.get(h.id) ?? []) conceptTerms.push(conceptTerm(a.id));
     }

@@ -21,8 +21,10 @@ const FILLER = new Set<string>(
 
 /**
  * Weak words: verbs and nouns that nearly every tool description uses ("create", "manage",
- * "data", "app"). Kept in queries but with a small weight, so a name that happens to contain one
- * ("mcp-create") does not outrank what the rest of the query asks for.
+ * "data", "app"), and everyday words that say how or when but not what ("open", "keep", "right",
+ * "tomorrow", "cheap"). Kept in queries but with a small weight, so a name that happens to contain
+ * one ("mcp-create", "openapi", "mcp-compass ... find the right server") does not outrank what the
+ * rest of the query asks for.
  */
 const WEAK = new Set<string>(
   (
@@ -30,7 +32,12 @@ const WEAK = new Set<string>(
     'update updates updating add adds delete deletes remove list lists show check work works working do does handle ' +
     'access interact interacts connect connects connecting integrate integrates enable enables provide provides support supports ' +
     'data app apps application applications service services platform platforms system systems information info ' +
-    'new existing different various multiple every all one two first ai agent agents assistant assistants llm llms claude'
+    'new existing different various multiple every all one two first ai agent agents assistant assistants llm llms claude ' +
+    'open opens opened opening see sees seeing take takes taking keep keeps kept tell tells told read reads reading ' +
+    'go goes going put puts give gives come comes start starts stop stops change changes changed turn turns try tries ' +
+    'ask asks know knows known say says said right now back just found last next much many worth whole real lot lots ' +
+    'own sure still already time times day days week weeks month months year years today tomorrow yesterday later ' +
+    'cheap natural bunch line lines'
   ).split(/\s+/),
 );
 
