@@ -5,6 +5,7 @@ import { benchProbeThroughput } from './probe-throughput.ts';
 import { benchMcpEndpoint } from './mcp-endpoint.ts';
 import { benchSearchScale } from './search-scale.ts';
 import { benchSearchQuality } from './search-quality/run.ts';
+import { benchSearchFreshness } from './search-freshness.ts';
 import { benchImproveKernel } from './improve-kernel.ts';
 import { benchSenseTraces } from './sense-traces.ts';
 import { benchExecuteCompose } from './execute-compose.ts';
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'mcp-endpoint': benchMcpEndpoint,
   'search-scale': benchSearchScale,
   'search-quality': () => benchSearchQuality(),
+  'search-freshness': benchSearchFreshness,
   'improve-kernel': benchImproveKernel,
   'sense-traces': benchSenseTraces,
   'execute-compose': benchExecuteCompose,

@@ -2,8 +2,8 @@
 // BENCH_CATALOG entries (default 100,000) plus 1,000 Live listings, served by a real Rollcall
 // process. Reports the index build time at start, RSS after it, search latency p50/p99 at
 // concurrency 1, and req/s at concurrency 32 as a ratio to a bare node:http server returning the
-// same bytes (both in the same run), and the change-feed lag: publish-to-findable on a second
-// instance's poll.
+// same bytes (both in the same run), and the change-feed lag: a change written by another process
+// to findable on the server.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,12 +91,13 @@ export async function benchSearchScale() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-search-'));
   const { importS } = await seed(dataDir);
   const port = await freePort();
-  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: '0' };
+  const metricsPort = await freePort();
+  const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', JOB_TICK_S: '0', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_HOST_PER_HOUR: '0', PUBLISH_HOST_PER_DAY: '0', METRICS_PORT: String(metricsPort) };
   const startedAt = performance.now();
   const server = await startChild(['--import', 'tsx', 'src/main.ts', 'serve'], env, `http://127.0.0.1:${port}/healthz`);
   const startS = (performance.now() - startedAt) / 1000;
   const base = `http://127.0.0.1:${port}`;
-  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const rssMb = Number(/^rollcall_process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
   const buildS = Number(/^rollcall_search_index_build_seconds ([\d.e-]+)/m.exec(metrics)?.[1] ?? 0);
   const documents = Number(/^rollcall_search_index_documents (\d+)/m.exec(metrics)?.[1] ?? 0);

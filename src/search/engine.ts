@@ -33,7 +33,7 @@ export interface SearchHit {
   doc: ShownDoc;
   /** 0-100: relevance relative to the best hit of the same query (of the same need, when a query names several) */
   score: number;
-  /** the raw engine score (BM25+ with boosts and expansions) */
+  /** the raw engine score: BM25+ with boosts and expansions, times the share of the query the hit covers */
   relevance: number;
   /** matched query terms, and what a spelling, prefix or concept expansion matched instead */
   why: string[];
@@ -461,7 +461,7 @@ export class SearchEngine {
 /**
  * Words that neither the catalog nor the vocabulary knows ("find a cheap flight to *Tokyo*",
  * "translate this *paragraph* into Spanish") name what the task is about, not which tool does
- * it: when they are fewer than half of the query, they weigh UNKNOWN_WEIGHT of a known word in the
+ * it: when they are fewer than half of the query, they weigh WEIGHT.unknown of a known word in the
  * coverage floor, and spelling or prefix guesses made from them score that much less. A query
  * made mostly of such words ("order pizza delivery") keeps them at full weight, so a need the
  * catalog does not serve still finds little.
