@@ -2,7 +2,7 @@
 // why and the draft the operator sends) and the history of picks, through connector_daily.
 import { connectorDaily } from '../../connectors/operations.ts';
 import { html } from './html.ts';
-import { layout, pageHead, stat, when } from './layout.ts';
+import { layout, pageHead, scrollTable, stat, when } from './layout.ts';
 import { rowsOr } from './parts.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
@@ -59,10 +59,14 @@ ${pageHead('Connectors', 'One warm first touch a day: Rollcall picks the partner
 </div>
 <section class="panel" aria-labelledby="hist-h">
   <h2 id="hist-h">History</h2>
-  <div class="table-wrap"><table>
-    <thead><tr><th scope="col">UTC day</th><th scope="col">Partner</th><th scope="col" class="n">Likeness</th><th scope="col">Status</th><th scope="col">Prepared</th></tr></thead>
-    <tbody>${out.history.length ? out.history.map((h) => html`<tr><th scope="row">${h.day}</th><td>${h.partner_name ?? 'research day'}</td><td class="n">${h.hirey_likeness}</td><td>${h.status}</td><td>${when(h.prepped_at)}</td></tr>`) : html`<tr><td colspan="5" class="empty-note">No picks yet.</td></tr>`}</tbody>
-  </table></div>
+  ${scrollTable(
+    'hist-t',
+    'Connector picks by UTC day',
+    html`<tr><th scope="col">UTC day</th><th scope="col">Partner</th><th scope="col" class="n">Likeness</th><th scope="col">Status</th><th scope="col">Prepared</th></tr>`,
+    out.history.length
+      ? out.history.map((h) => html`<tr><th scope="row">${h.day}</th><td>${h.partner_name ?? 'research day'}</td><td class="n">${h.hirey_likeness}</td><td>${h.status}</td><td>${when(h.prepped_at)}</td></tr>`)
+      : html`<tr><td colspan="5" class="empty-note">No picks yet.</td></tr>`,
+  )}
 </section>`;
   return { html: layout({ title: 'Connectors', path: '/connectors', description: 'Rollcall connector playbook: today\u2019s pick and the history.', body }) };
 }

@@ -6,7 +6,7 @@ import { networkValue } from '../../economics/operations.ts';
 import { growthSeries } from '../../registry/page-reads.ts';
 import { chart, cumulative, dailySeries, delta, type Point } from './charts.ts';
 import { html, type Html } from './html.ts';
-import { layout, pageHead, stat } from './layout.ts';
+import { layout, pageHead, scrollTable, stat } from './layout.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const WINDOW_DAYS = 90;
@@ -30,7 +30,7 @@ export async function growPage(p: PageCtx): Promise<PageResult> {
   const events = series((d) => d.events);
   const deposits = series((d) => d.deposits);
   const body = html`
-${pageHead('Grow', html`How the network grows, from the registry's own records over the last ${WINDOW_DAYS} days${from ? html` (since ${from})` : ''}: every chart is real data, and its numbers are in the table below it.`)}
+${pageHead('Grow', html`How the network grows, from the registry's own records over the last ${WINDOW_DAYS} days, today included (since <time datetime="${g.since_day}">${g.since_day}</time>): every chart is real data, and its numbers are in the table below it.`)}
 <dl class="stats" aria-label="Network now">
   ${stat('Network value', Math.round(nv.value * 100) / 100)}
   ${stat('Live now', g.listings.live)}
@@ -64,10 +64,14 @@ ${pageHead('Grow', html`How the network grows, from the registry's own records o
 </div>
 <section class="panel" aria-labelledby="t-h">
   <h2 id="t-h">The numbers</h2>
-  <div class="table-wrap"><table>
-    <thead><tr><th scope="col">UTC day</th><th scope="col" class="n">Listed</th><th scope="col" class="n">Went Live</th><th scope="col" class="n">Public events</th><th scope="col" class="n">Trace deposits</th></tr></thead>
-    <tbody>${g.days.length ? [...g.days].reverse().map((d) => html`<tr><th scope="row">${d.day}</th><td class="n">${d.listed}</td><td class="n">${d.went_live}</td><td class="n">${d.events}</td><td class="n">${d.deposits}</td></tr>`) : html`<tr><td colspan="5" class="empty-note">No activity in the window yet.</td></tr>`}</tbody>
-  </table></div>
+  ${scrollTable(
+    'nums-t',
+    'Listings, Live listings, public events and trace deposits per UTC day, newest first',
+    html`<tr><th scope="col">UTC day</th><th scope="col" class="n">Listed</th><th scope="col" class="n">Went Live</th><th scope="col" class="n">Public events</th><th scope="col" class="n">Trace deposits</th></tr>`,
+    g.days.length
+      ? [...g.days].reverse().map((d) => html`<tr><th scope="row">${d.day}</th><td class="n">${d.listed}</td><td class="n">${d.went_live}</td><td class="n">${d.events}</td><td class="n">${d.deposits}</td></tr>`)
+      : html`<tr><td colspan="5" class="empty-note">No activity in the window yet.</td></tr>`,
+  )}
 </section>`;
   return { html: layout({ title: 'Grow', path: '/grow', description: 'How the Rollcall network grows: s-curve, acceleration and activity from real data.', body }) };
 }

@@ -1,8 +1,9 @@
-// The human pages (SPEC.md 4.1, issue 16): server-rendered HTML over the same operations and read
-// models the other doors use; no page holds a business rule. Every page is readable without JS;
-// site.js only enhances (the list form's live status, the try page's calls to /api/mcp, copy
-// buttons). A strict Content-Security-Policy forbids inline script and style: the pages escape
-// every interpolation (html.ts) and this header is the second wall.
+// The human pages (SPEC.md 4.1): server-rendered HTML over the same operations and read models the
+// other doors use; no page holds a business rule. Every page is readable without JS; site.js only
+// enhances (the list form's live status, a pending listing's status said when it settles, the try
+// page's calls to /api/mcp, copy buttons). A strict Content-Security-Policy forbids inline script
+// and style: the pages escape every interpolation (html.ts) and this header is the second wall.
+// test/pages.test.ts holds every page to WCAG 2.1 AA with axe-core and keyboard checks.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import { runOperation, type BaseServices } from '../../platform/operation.ts';

@@ -26,8 +26,6 @@ export interface LayoutInput {
   path: string;
   description: string;
   body: Part;
-  /** Seconds until the page reloads itself (a listing still being probed, readable without JS). */
-  refreshS?: number;
 }
 
 export function layout(p: LayoutInput): Html {
@@ -39,7 +37,6 @@ export function layout(p: LayoutInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="description" content="${p.description}">
-${p.refreshS ? html`<meta http-equiv="refresh" content="${p.refreshS}">` : ''}
 <title>${title}</title>
 <link rel="stylesheet" href="${assetUrl('site.css')}">
 <link rel="icon" href="${assetUrl('icon.svg')}" type="image/svg+xml">
@@ -78,6 +75,14 @@ export const stat = (label: string, value: Part, note?: Part) =>
 /** A code block with a copy button (the button appears only with JS). */
 export const codeBlock = (label: string, code: string, wrap = false) =>
   html`<figure class="code"><figcaption><span>${label}</span><button type="button" class="copy" data-copy hidden>Copy</button></figcaption><pre tabindex="0"${wrap ? html` class="wrap-text"` : ''}><code>${code}</code></pre></figure>`;
+
+/**
+ * A table that scrolls sideways inside its own box on a phone. The box is a named region in the
+ * tab order, so a keyboard can reach it and scroll it; the caption names both the table and the
+ * box, and is visually hidden because the section's heading already says it on screen.
+ */
+export const scrollTable = (id: string, caption: string, head: Part, rows: Part) =>
+  html`<div class="table-wrap" role="region" tabindex="0" aria-labelledby="${id}"><table><caption id="${id}" class="vh">${caption}</caption><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
 
 /** Time as a short UTC string: 2026-11-01 12:00 UTC. */
 export const when = (iso: string | null | undefined) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');

@@ -1,7 +1,8 @@
 // `/list`: list yourself. The form posts to the real publish API with JS (site.js), then polls
 // /api/listings/status until the lane is active and shows the demo call to action. Without JS it
-// posts here, runs the same operation and lands on the listing's page, which refreshes itself
-// while the probe runs.
+// posts here, runs the same operation and lands on the listing's page, which offers a Refresh
+// status link while the probe runs. Once Live, the listing's own next_step says what to offer: the
+// free demo, or (a listing that took it) the step after it.
 import { z } from 'zod';
 import { publish } from '../../registry/operations.ts';
 import { html } from './html.ts';
@@ -37,10 +38,10 @@ ${pageHead('List your agent or MCP server', 'Give Rollcall a card URL. It runs a
   </form>
   <div id="list-status" class="status" role="status" aria-live="polite" hidden></div>
   <div id="list-live" hidden>
-    <h3>It is Live. Take the free demo.</h3>
-    <p>Your listing gets a free demo made from its own card; real feedback after it takes a founding seat (the full product free, for the first 100).</p>
+    <h3 id="live-h">It is Live.</h3>
+    <p id="live-next">Take the free demo: your listing gets a demo made from its own card; real feedback after it takes a founding seat (the full product free, for the first 100).</p>
     <p class="actions"><a class="btn primary" id="demo-link" href="#">Take the free demo</a><a class="btn" id="listing-link" href="#">Your listing page</a></p>
-    <pre class="wrap-text" id="demo-curl" tabindex="0"></pre>
+    <pre class="wrap-text" id="demo-curl" tabindex="0" aria-label="The demo request with curl"></pre>
   </div>
 </section>
 <section class="panel" aria-labelledby="how-h">

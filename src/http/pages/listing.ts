@@ -1,15 +1,19 @@
 // `/l/<listing_id>`: one listing: what its card says, the probe history as a chart, the last
 // probe's score breakdown and checks, its badges with the Markdown and HTML to embed them, and
 // the traces on it, and an MCP server's instructions to models under their own heading.
-// check_status, sense_traces and the registry's probe detail supply the data.
-// While the listing waits for its probe the page refreshes itself (no JS needed).
+// check_status, sense_traces and the registry's probe detail supply the data; the next step is the
+// status answer's own next_step (next-step.ts). While the listing waits for its probe the page
+// never reloads itself: a Refresh status link reloads it on request, and with JS site.js polls the
+// status route and says the change of lane in a polite live region.
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
 import { probeDetail } from '../../registry/page-reads.ts';
 import { chart } from './charts.ts';
 import { html, safeHref } from './html.ts';
-import { codeBlock, layout, stat, when } from './layout.ts';
-import { kindWord, lanePill, rowsOr } from './parts.ts';
+import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
+import { kindWord, lanePill, listingHref, rowsOr } from './parts.ts';
+import { nextStepPart } from './next-step.ts';
+import type { NextStep } from '../../platform/next-step.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const WAITING = new Set(['queued', 'probing']);
@@ -34,6 +38,7 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     talk: { mode: string; last_at?: string; grace_days_left?: number | null };
     history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
     badges: { markdown: string; html: string; images: Record<string, string> };
+    next_step: NextStep;
   };
   const [detail, traces] = await Promise.all([probeDetail(p.services.db.kysely, v.id), p.run(senseTraces, { listing_id: v.id, limit: 10 })]);
   const points = detail.history.map((h) => ({ x: h.at, y: h.score, bad: !h.ok }));
@@ -44,7 +49,14 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
   <h1>${v.name || v.id} ${lanePill(v.lane)}</h1>
   <p class="lede">${v.description || 'No description on the card.'}</p>
 </header>
-${WAITING.has(v.lane) ? html`<p class="status" role="status">The probe is running: this page refreshes itself until the listing is Live or failed.</p>` : ''}
+${
+  WAITING.has(v.lane)
+    ? html`<div class="status" data-listing-wait="${v.id}" data-lane="${v.lane}">
+  <p id="wait-msg" role="status" aria-live="polite">The probe is running (lane: ${v.lane}). This page does not reload itself: refresh the status to see whether the listing is Live or failed.</p>
+  <p><a class="btn" id="wait-refresh" href="${listingHref(v.id)}">Refresh status</a></p>
+</div>`
+    : ''
+}
 ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <code>${v.lane_reason}</code></p>` : ''}
 <dl class="stats" aria-label="Listing numbers">
   ${stat('Score', v.probe.score ?? '—', 'of 100')}
@@ -52,7 +64,7 @@ ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <cod
   ${stat('Median latency', v.history.median_latency_ms === null ? '—' : `${v.history.median_latency_ms} ms`)}
   ${stat('Talk', v.talk.mode, v.talk.mode === 'present' ? when(v.talk.last_at) : typeof v.talk.grace_days_left === 'number' ? `${v.talk.grace_days_left} days of grace left` : '')}
 </dl>
-${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`/api/products/demo?listing_id=${encodeURIComponent(v.id)}`}">Take the free demo</a><a class="btn" href="/products">The founding deal</a></p>` : ''}
+${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
 <div class="grid">
 <section class="panel" aria-labelledby="card-h">
   <h2 id="card-h">Card</h2>
@@ -79,9 +91,12 @@ ${v.lane === 'active' ? html`<p class="actions"><a class="btn primary" href="${`
   <h2 id="score-h">Score breakdown</h2>
   ${
     detail.breakdown.length
-      ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Part and rule</th><th scope="col" class="n">Points</th></tr></thead><tbody>${detail.breakdown.map(
-          (b) => html`<tr><th scope="row">${b.part}<span class="sub">${b.rule}</span></th><td class="n">${b.points} / ${b.max}</td></tr>`,
-        )}</tbody></table></div>`
+      ? scrollTable(
+          'score-t',
+          'Points of each part of the score and the rule that gave them',
+          html`<tr><th scope="col">Part and rule</th><th scope="col" class="n">Points</th></tr>`,
+          detail.breakdown.map((b) => html`<tr><th scope="row">${b.part}<span class="sub">${b.rule}</span></th><td class="n">${b.points} / ${b.max}</td></tr>`),
+        )
       : html`<p class="empty-note">Not probed yet.</p>`
   }
   ${detail.checks.length ? html`<h3>Checks</h3><ul class="rows">${detail.checks.map((c) => html`<li><span class="row-main"><code>${c.id}</code> <span class="muted small">${c.detail}</span></span>${c.pass ? html`<span class="pill good">pass</span>` : html`<span class="pill bad">fail</span>`}</li>`)}</ul>` : ''}
@@ -112,5 +127,5 @@ ${
     'No traces on this listing yet.',
   )}
 </section>`;
-  return { html: layout({ title: v.name || v.id, path: '', description: `${kindWord(v.kind)} on Rollcall: ${v.name}`, body, refreshS: WAITING.has(v.lane) ? 3 : undefined }) };
+  return { html: layout({ title: v.name || v.id, path: '', description: `${kindWord(v.kind)} on Rollcall: ${v.name}`, body }) };
 }

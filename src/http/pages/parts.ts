@@ -22,6 +22,9 @@ export const kindWord = (kind: string) => (kind === 'agent' ? 'A2A agent' : 'MCP
 
 export const listingHref = (id: string) => `/l/${encodeURIComponent(id)}`;
 
+/** A catalog server's latest version in this registry's own copy of the registry API (site.js builds the same). */
+export const catalogHref = (server: string) => `/v0.1/servers/${encodeURIComponent(server)}/versions/latest`;
+
 export interface ListingLike {
   id: string;
   name: string;
@@ -69,10 +72,17 @@ export interface HitLike {
   name: string;
   description: string;
   listing_id?: string;
+  /** A catalog hit's server name. */
+  server?: string;
   trust: { probe_score: number | null } | null;
 }
 
-export const hitRow = (h: HitLike) =>
-  html`<li><span class="row-main">${h.listing_id ? html`<a href="${listingHref(h.listing_id)}">${h.name}</a>` : html`<strong>${h.name}</strong>`} <span class="muted small">${kindWord(h.kind)} · ${
+/** Where a hit's name links: a Live listing's page, a catalog entry's registry record. */
+const hitHref = (h: HitLike) => (h.listing_id ? listingHref(h.listing_id) : h.server ? catalogHref(h.server) : undefined);
+
+export const hitRow = (h: HitLike) => {
+  const href = hitHref(h);
+  return html`<li><span class="row-main">${href ? html`<a href="${href}">${h.name}</a>` : html`<strong>${h.name}</strong>`} <span class="muted small">${kindWord(h.kind)} · ${
     h.source === 'listing' ? 'Live listing' : 'catalog'
   }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;
+};

@@ -3,7 +3,7 @@
 import { getFoundingDeal } from '../../funnel/operations.ts';
 import { listEventPricing } from '../../metering/operations.ts';
 import { html } from './html.ts';
-import { layout, pageHead, stat } from './layout.ts';
+import { layout, pageHead, scrollTable, stat } from './layout.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const WHAT: Record<string, string> = {
@@ -36,18 +36,25 @@ ${pageHead('Products and the founding deal', 'Value tools for agents and MCP ser
 </section>
 <section class="panel" aria-labelledby="prices-h">
   <h2 id="prices-h">Products and list prices</h2>
-  <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Product</th><th scope="col" class="n">Price</th><th scope="col" class="n">Founding</th></tr></thead>
-    <tbody>${d.list_prices.map((l) => html`<tr><th scope="row">${l.label}<span class="sub">${WHAT[l.sku] ?? ''}</span></th><td class="n">${usd(l.usd)}</td><td class="n">free</td></tr>`)}</tbody>
-  </table></div>
+  ${scrollTable(
+    'prices-t',
+    'List price and founding price of each product',
+    html`<tr><th scope="col">Product</th><th scope="col" class="n">Price</th><th scope="col" class="n">Founding</th></tr>`,
+    d.list_prices.map((l) => html`<tr><th scope="row">${l.label}<span class="sub">${WHAT[l.sku] ?? ''}</span></th><td class="n">${usd(l.usd)}</td><td class="n">free</td></tr>`),
+  )}
   <p class="small muted">Name your price once payments open: between 50% and 300% of the list price.</p>
 </section>
 <section class="panel" aria-labelledby="calls-h">
   <h2 id="calls-h">Value tools: free each day, then per call</h2>
-  <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Tool event</th><th scope="col" class="n">Free/day</th><th scope="col" class="n">Per call</th></tr></thead>
-    <tbody>${events.map((e) => html`<tr><th scope="row"><code>${e.event_id}</code><span class="sub">${e.product}${e.refilled_by?.length ? ` · refilled by ${e.refilled_by.join(', ')}` : ''}</span></th><td class="n">${e.free_per_day}</td><td class="n">${e.always_free ? 'free' : usd(e.price_usd)}</td></tr>`)}</tbody>
-  </table></div>
+  ${scrollTable(
+    'calls-t',
+    'Free calls per day and price per call of each value tool event',
+    html`<tr><th scope="col">Tool event</th><th scope="col" class="n">Free/day</th><th scope="col" class="n">Per call</th></tr>`,
+    events.map(
+      (e) =>
+        html`<tr><th scope="row"><code>${e.event_id}</code><span class="sub">${e.product}${e.refilled_by?.length ? ` · refilled by ${e.refilled_by.join(', ')}` : ''}</span></th><td class="n">${e.free_per_day}</td><td class="n">${e.always_free ? 'free' : usd(e.price_usd)}</td></tr>`,
+    ),
+  )}
   <p class="small muted">Allowances reset at midnight UTC. Feedback, traces, endorsements and outcomes refill them.</p>
 </section>`;
   return { html: layout({ title: 'Products', path: '/products', description: 'Rollcall products, prices and the founding deal with the seats left.', body }) };

@@ -1,6 +1,7 @@
 // Rollcall pages: the only script, and an optional one. Every page works without it; with it the
 // list form publishes through the API and follows the probe until Live, the try forms call the MCP
-// endpoint, and code blocks get a copy button. Data is always set with textContent, never as HTML.
+// endpoint, a listing waiting for its probe says when the probe settles, and code blocks get a copy
+// button. Data is always set with textContent, never as HTML.
 (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
   const el = (tag, text, cls) => {
@@ -30,6 +31,14 @@
 
   const errorText = (body, status) => (body?.error?.message) || `request failed (${status})`;
 
+  // A form's button while its request runs: marked busy with aria-disabled, never `disabled`, which
+  // would drop the keyboard focus of the person who pressed it to <body>. Busy refuses a new submit.
+  const isBusy = (button) => button.getAttribute('aria-disabled') === 'true';
+  const setBusy = (button, busy) => {
+    if (busy) button.setAttribute('aria-disabled', 'true');
+    else button.removeAttribute('aria-disabled');
+  };
+
   // The list form: POST /api/publish, then poll the status until the lane settles.
   const form = $('[data-publish]');
   if (form) {
@@ -42,13 +51,31 @@
       status.textContent = text;
     };
     const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    const demoNote = $('#live-next').textContent;
+    // What a Live listing is offered is its own next_step: the demo, or the step after a demo taken.
+    const showLive = (id, s) => {
+      const demo = !s.next_step || s.next_step.tool === 'take_demo';
+      const demoLink = $('#demo-link');
+      const listingLink = $('#listing-link');
+      $('#live-h').textContent = demo ? 'It is Live. Take the free demo.' : 'It is Live.';
+      $('#live-next').textContent = demo ? demoNote : `Next: ${s.next_step.why} Your listing page shows the call.`;
+      demoLink.hidden = !demo;
+      demoLink.href = demo ? s.take_demo_get || `/api/products/demo?listing_id=${encodeURIComponent(id)}` : '#';
+      listingLink.href = `/l/${encodeURIComponent(id)}`;
+      listingLink.className = demo ? 'btn' : 'btn primary';
+      $('#demo-curl').hidden = !demo;
+      $('#demo-curl').textContent = demo ? (s.take_demo?.curl) || '' : '';
+      live.hidden = false;
+      (demo ? demoLink : listingLink).focus();
+    };
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
+      if (isBusy(button)) return;
       live.hidden = true;
       const data = new FormData(form);
       const body = { source: 'web' };
       for (const [k, v] of data) if (String(v).trim() !== '') body[k] = String(v).trim();
-      button.disabled = true;
+      setBusy(button, true);
       show('Listing…');
       try {
         const res = await fetch('/api/publish', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
@@ -69,11 +96,7 @@
           }
           if (s.lane === 'active') {
             show(`Live: ${s.name} scored ${s.probe?.score} of 100.`, 'good');
-            $('#demo-link').href = s.take_demo_get || `/api/products/demo?listing_id=${encodeURIComponent(id)}`;
-            $('#listing-link').href = `/l/${encodeURIComponent(id)}`;
-            $('#demo-curl').textContent = (s.take_demo?.curl) || '';
-            live.hidden = false;
-            $('#demo-link').focus();
+            showLive(id, s);
             return;
           }
           if (s.lane === 'failed' || s.lane === 'dormant') {
@@ -88,9 +111,48 @@
       } catch (err) {
         show(`Network error: ${err.message}`, 'bad');
       } finally {
-        button.disabled = false;
+        setBusy(button, false);
       }
     });
+  }
+
+  // A listing still waiting for its probe: its status is polled, and a change of lane is said in
+  // the polite live region. The page never reloads itself; the Refresh status link does, on request.
+  const wait = $('[data-listing-wait]');
+  if (wait) {
+    const id = wait.dataset.listingWait;
+    const msg = $('#wait-msg');
+    let lane = wait.dataset.lane;
+    let delay = 3000;
+    const until = Date.now() + 10 * 60_000;
+    const poll = async () => {
+      try {
+        const r = await fetch(`/api/listings/status?id=${encodeURIComponent(id)}`, { headers: { accept: 'application/json' } });
+        const s = await r.json().catch(() => ({}));
+        if (r.ok && s.lane && s.lane !== lane) {
+          lane = s.lane;
+          const settled = lane !== 'queued' && lane !== 'probing';
+          msg.textContent = !settled
+            ? `The probe is running (lane: ${lane}).`
+            : lane === 'active'
+              ? `The probe finished: the listing is Live, scored ${s.probe?.score} of 100. Refresh status to see its page.`
+              : `The probe finished: the listing is not Live (${lane}${s.lane_reason ? `: ${s.lane_reason}` : ''}). Refresh status to see why.`;
+          if (settled) {
+            $('#wait-refresh').className = 'btn primary';
+            return;
+          }
+        }
+      } catch {
+        // A failed poll is retried at the next one.
+      }
+      if (Date.now() > until) {
+        msg.textContent = 'Still waiting for the probe: refresh the status to check again.';
+        return;
+      }
+      setTimeout(poll, delay);
+      delay = Math.min(15_000, Math.round(delay * 1.25));
+    };
+    setTimeout(poll, delay);
   }
 
   // The try forms: a JSON-RPC tools/call to the real MCP endpoint.
@@ -126,9 +188,12 @@
       for (const h of out.hits) {
         const li = el('li');
         const main = el('span', undefined, 'row-main');
-        if (h.listing_id) {
+        // A Live listing links to its page, a catalog entry to its record in this registry's copy
+        // of the registry API (parts.ts renders the same links without JS).
+        const href = h.listing_id ? `/l/${encodeURIComponent(h.listing_id)}` : h.server ? `/v0.1/servers/${encodeURIComponent(h.server)}/versions/latest` : '';
+        if (href) {
           const a = el('a', h.name);
-          a.href = `/l/${encodeURIComponent(h.listing_id)}`;
+          a.href = href;
           main.append(a);
         } else main.append(el('strong', h.name));
         main.append(' ', el('span', `${h.kind === 'agent' ? 'A2A agent' : 'MCP server'} · ${h.source === 'listing' ? 'Live listing' : 'catalog'}`, 'muted small'), el('br'), el('span', (h.description || '').slice(0, 160), 'muted small'));
@@ -148,7 +213,8 @@
       const args = {};
       for (const [k, v] of new FormData(f)) args[k] = String(v);
       const button = f.querySelector('button[type=submit]');
-      button.disabled = true;
+      if (isBusy(button)) return;
+      setBusy(button, true);
       box.replaceChildren(el('p', 'Calling /api/mcp…', 'small muted'));
       try {
         const out = await callTool(tool, args);
@@ -157,7 +223,7 @@
       } catch (err) {
         box.replaceChildren(el('p', err.message, 'error'));
       } finally {
-        button.disabled = false;
+        setBusy(button, false);
       }
     });
   }
