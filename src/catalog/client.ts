@@ -4,7 +4,7 @@
 // but it still goes through the guard.
 import type { Config } from '../config.ts';
 import { GuardedClient, type Resolver } from '../platform/net/guarded-client.ts';
-import { policyFor, type AddressPolicy } from '../platform/net/address-policy.ts';
+import { policyFor, refusal, type AddressPolicy } from '../platform/net/address-policy.ts';
 
 export const catalogUserAgent = (config: Config) => `Rollcall-Catalog/${config.version} (+${config.publicBaseUrl}/for-agents)`;
 
@@ -19,4 +19,13 @@ export function createCatalogClient(config: Config, seams: { resolver?: Resolver
     maxBodyBytes: config.catalogMaxBodyBytes,
     perHostConcurrency: 1,
   });
+}
+
+/**
+ * Why the catalog's client would refuse to reach this upstream before any lookup (a port or an
+ * address literal the address policy refuses, a name of this machine), or undefined. A name that
+ * resolves to a refused address is refused when dialing (OutboundError `blocked_address`).
+ */
+export function upstreamRefusal(config: Config, upstream: string): string | undefined {
+  return refusal(new URL(upstream), policyFor(config.probeAllowPrivate));
 }

@@ -49,6 +49,34 @@ export async function readSyncState(ex: Executor): Promise<SyncState | undefined
 }
 
 /**
+ * Takes the sync's row lock for the rest of the caller's transaction (on PostgreSQL; SQLite writes
+ * one transaction at a time anyway), and returns the state; throws SyncBusy while another process
+ * holds a live lease. A page of a running sync waits for the transaction to end.
+ */
+export async function lockSyncState(trx: Executor, now: Date): Promise<SyncState> {
+  const nowIso = iso(now);
+  await q(trx)
+    .insertInto('catalog_sync')
+    .values({
+      id: ROW,
+      upstream_url: null,
+      watermark: null,
+      ...NO_RUN,
+      last_completed_at: null,
+      last_error: null,
+      last_result: null,
+      updated_at: nowIso,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  let sel = q(trx).selectFrom('catalog_sync').selectAll().where('id', '=', ROW);
+  if (takesRowLocks(trx)) sel = sel.forUpdate();
+  const state = (await sel.executeTakeFirst())!;
+  if (state.holder && state.lease_until && state.lease_until > nowIso) throw new SyncBusy(state.lease_until);
+  return state;
+}
+
+/**
  * Takes the lock and opens a run: the interrupted run of the same upstream when there is one
  * (unless `full` asks to start over and it was incremental), else a new run from the watermark
  * (full when there is none, `full` is asked, or the upstream changed). Throws SyncBusy while another
@@ -57,24 +85,7 @@ export async function readSyncState(ex: Executor): Promise<SyncState | undefined
 export async function beginSyncRun(ex: Executor, input: { upstream: string; holder: string; now: Date; leaseS: number; full: boolean }): Promise<SyncRun> {
   const nowIso = iso(input.now);
   return inTransaction(ex, async (trx) => {
-    await q(trx)
-      .insertInto('catalog_sync')
-      .values({
-        id: ROW,
-        upstream_url: null,
-        watermark: null,
-        ...NO_RUN,
-        last_completed_at: null,
-        last_error: null,
-        last_result: null,
-        updated_at: nowIso,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    let sel = q(trx).selectFrom('catalog_sync').selectAll().where('id', '=', ROW);
-    if (takesRowLocks(trx)) sel = sel.forUpdate();
-    const state = (await sel.executeTakeFirst())!;
-    if (state.holder && state.lease_until && state.lease_until > nowIso) throw new SyncBusy(state.lease_until);
+    const state = await lockSyncState(trx, input.now);
     const sameUpstream = state.upstream_url === input.upstream;
     const resume = sameUpstream && state.run_started_at !== null && (!input.full || state.run_since === null);
     const run: SyncRun = resume

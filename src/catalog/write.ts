@@ -11,8 +11,12 @@ import { remoteUrls, type UpstreamEntry } from './entry.ts';
 import { CATALOG_ENTITY, remoteKey } from './store.ts';
 
 export interface UpsertCounts {
-  /** Versions inserted or changed. */
+  /** Versions inserted or changed (added + updated). */
   stored: number;
+  /** Versions not stored before. */
+  added: number;
+  /** Versions stored before, changed. */
+  updated: number;
   /** Versions already stored exactly so. */
   unchanged: number;
 }
@@ -45,7 +49,7 @@ function isLatest(entry: UpstreamEntry, versions: Existing[]): boolean {
 
 /** Upserts valid upstream entries (in order: a later duplicate wins) in the caller's transaction. */
 export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry[], now: string): Promise<UpsertCounts> {
-  const counts: UpsertCounts = { stored: 0, unchanged: 0 };
+  const counts: UpsertCounts = { stored: 0, added: 0, updated: 0, unchanged: 0 };
   if (!entries.length) return counts;
   const byName = await existingRows(trx, [...new Set(entries.map((e) => e.name))]);
   const touched = new Set<string>();
@@ -95,6 +99,8 @@ export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry
     else versions.push(row);
     byName.set(entry.name, versions);
     counts.stored++;
+    if (old) counts.updated++;
+    else counts.added++;
   }
   // One change per server whose latest version changed, saying what it is now: gone when no version
   // is latest or upstream deleted it (a page that moves the mark between versions records one upsert).

@@ -63,6 +63,17 @@ export function emit(inv: Invocation, doc: unknown, human: () => string): void {
   inv.io.out.write(inv.json ? `${JSON.stringify(doc)}\n` : `${human()}\n`);
 }
 
+/**
+ * Ends a command that fails with an exit code of its own (130 interrupted, or a code its help
+ * names): the reason on stderr as run.ts writes it, and with --json the error document on stdout.
+ * Other failures are thrown (Failure, UsageError) for run.ts to report.
+ */
+export function failWith(inv: Pick<Invocation, 'io' | 'json'>, command: string, error: { code: string; message: string }, exit: number): number {
+  inv.io.err.write(`rollcall ${command}: ${error.message}\n`);
+  if (inv.json) inv.io.out.write(`${JSON.stringify({ ok: false, error })}\n`);
+  return exit;
+}
+
 /** A positive whole number option (seconds, a limit), or a usage error naming the option. */
 export function wholeNumber(inv: Invocation, name: string, fallback: number): number {
   const raw = inv.values[name];

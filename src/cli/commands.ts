@@ -108,18 +108,32 @@ ${EXIT_CODES}: 0 searched (also with no hits), 1 failed, 2 empty query or bad op
   },
   {
     name: 'sync-catalog',
-    summary: 'pull the upstream registry (UPSTREAM_REGISTRY_URL) into the catalog, with a progress bar',
+    summary: 'pull the upstream registry (UPSTREAM_REGISTRY_URL) into the catalog, or load it from a file',
     help: `usage: rollcall sync-catalog [--full] [--json]
+       rollcall sync-catalog --file <path> [--json]
 
 Pulls the upstream registry (UPSTREAM_REGISTRY_URL, the official MCP registry API) into the
-catalog: what changed since the last run, or everything with --full. A progress bar goes to
-stderr. Ctrl-C keeps the place: the next run (by hand or the periodic job) resumes there.
+catalog: what changed since the last run, or everything with --full. Progress goes to stderr (a
+bar on a terminal; otherwise a plain line at most every 10 s). Ctrl-C keeps the place: the next
+run (by hand or the periodic job) resumes there. The upstream goes through the outbound guard:
+loopback and private addresses, and ports other than 80 and 443, are refused unless
+PROBE_ALLOW_PRIVATE=1 (development only).
 
-  --full   pull everything again (unchanged entries are left alone)
-${JSON_HELP}: the sync result (stored, unchanged, skipped, catalog counts, _meta)
+With --file it loads a local file instead, without the network: the registry's list answer
+(GET /v0.1/servers or /v0/servers: {"servers": [{"server": {...}, "_meta": {...}}], "metadata": {...}})
+or a JSON array of server.json objects (the current shape, or the 2025-05-16 seed's). Each entry
+is checked like a synced one (an invalid one is refused and counted), and the whole file is stored
+in one transaction, all of it or nothing (Ctrl-C stores nothing); a file that is missing, not JSON
+or not a server list is refused before anything is stored.
 
-${EXIT_CODES}: 0 done, 1 failed or another sync is running, 2 usage or no UPSTREAM_REGISTRY_URL, 130 interrupted.`,
-    options: { full: { type: 'boolean' } },
+  --full           pull everything again (unchanged entries are left alone)
+  --file <path>    load this file instead of syncing (UPSTREAM_REGISTRY_URL is not needed)
+${JSON_HELP}: the sync result (stored, unchanged, skipped, catalog counts, _meta),
+                   or with --file the load result (read, added, updated, unchanged, refused, catalog counts)
+
+${EXIT_CODES}: 0 done, 1 failed (a refused upstream, a bad file) or another sync is running,
+2 usage or no UPSTREAM_REGISTRY_URL (without --file), 130 interrupted.`,
+    options: { full: { type: 'boolean' }, file: { type: 'string' } },
     positionals: { min: 0, max: 0 },
     load: async () => (await import('./sync-catalog.ts')).run,
   },

@@ -23,6 +23,8 @@ interface Status {
   kind: string;
   lane: string;
   lane_reason: string | null;
+  /** On a duplicate: the listing that already reaches the same endpoint. */
+  duplicate_of?: string;
   probe?: { ok: boolean; handshake: string; score: number | null; probed_at: string | null };
   next: string;
   status_url?: string;
@@ -99,10 +101,16 @@ function remoteRegistry(base: string): Registry {
   };
 }
 
-function describe(s: Status & Partial<Published>, via: string, waited: { ms: number; timedOut: boolean }): string {
+/** The listing this publish made turned out to be a duplicate: the URL reaches that other listing. */
+interface Duplicate {
+  listing_id: string;
+  url: string;
+}
+
+function describe(s: Status & Partial<Published> & { duplicate?: Duplicate }, via: string, waited: { ms: number; timedOut: boolean }): string {
   const probe = s.probe;
   const lines = [
-    `${s.outcome ?? 'status'} ${s.listing_id} via ${via}`,
+    s.duplicate ? `already listed ${s.listing_id} via ${via} (${s.duplicate.url} reaches the same ${s.kind === 'agent' ? 'agent' : 'server'})` : `${s.outcome ?? 'status'} ${s.listing_id} via ${via}`,
     `  url      ${s.url}`,
     `  name     ${s.name}`,
     `  kind     ${s.kind}`,
@@ -143,8 +151,22 @@ export const run: Runner = async (inv) => {
       status = await registry.status(id);
     }
     const waited = { ms: Date.now() - started, timedOut: wait && !interrupted && PENDING.has(status.lane) };
+    // The probe found the URL to be another spelling of a listing (its card's location, its
+    // endpoint): that listing is the one this URL reaches, as publishing it again would answer.
+    let duplicate: Duplicate | undefined;
+    if (status.lane_reason === 'duplicate_of' && status.duplicate_of) {
+      // An original that cannot be read (deleted since) leaves the duplicate's own status shown.
+      const original = await registry.status(status.duplicate_of).catch((err) => {
+        if (err instanceof AppError) return undefined;
+        throw err;
+      });
+      if (original) {
+        duplicate = { listing_id: status.listing_id, url: status.url };
+        status = original;
+      }
+    }
     const live = status.lane === 'active';
-    const answer = { ...status, outcome: published.outcome, reprobe: published.reprobe, live, waited_ms: waited.ms, via: inv.values.server !== undefined ? 'server' : 'local' };
+    const answer = { ...status, outcome: published.outcome, reprobe: published.reprobe, ...(duplicate ? { duplicate } : {}), live, waited_ms: waited.ms, via: inv.values.server !== undefined ? 'server' : 'local' };
     emit(inv, answer, () => describe(answer, registry.via, waited));
     if (interrupted) return EXIT.interrupted;
     return !wait || live ? EXIT.ok : EXIT.failed;

@@ -1,15 +1,17 @@
 // A local upstream registry on loopback that speaks the official MCP registry API
 // (`GET /v0.1/servers` with cursor, limit, updated_since, version; `{servers:[{server, _meta}],
 // metadata:{nextCursor, count}}`), serving ../shared/data/mcp-registry-seed-2025-05-16.json: 471
-// real servers in the old server.json format, converted here to the current shape
-// (registry_name -> registryType, name -> identifier, version_detail.version -> version, a stdio
-// transport for packages, transport_type -> type for remotes), with publishedAt/updatedAt. The 7
-// blank records are kept as they are (converted but empty), so a sync must reject and count them.
-// Tests edit entries, see every request it was asked, and make it fail or hang once.
+// real servers in the old server.json format, converted to the current shape by the catalog's own
+// conversion (src/catalog/seed-format.ts: registry_name -> registryType, name -> identifier,
+// version_detail.version -> version, a stdio transport for packages, transport_type -> type for
+// remotes), with publishedAt/updatedAt. The 7 blank records are kept as they are (converted but
+// empty), so a sync must reject and count them. Tests edit entries, see every request it was
+// asked, make it fail or hang once, or slow every answer down.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { parseCatalogDocument } from '../../src/catalog/file.ts';
 
 export const SEED_FILE = path.resolve(import.meta.dirname, '../../../shared/data/mcp-registry-seed-2025-05-16.json');
 export const SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -45,41 +47,22 @@ export interface UpstreamRegistry {
   close(): Promise<void>;
 }
 
-const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const camelKeys = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [camel(k), v]));
+/** The day of the seed: the date of a record that gives none (the 7 blank ones). */
+const SEED_DAY = '2025-05-16T00:00:00.000Z';
 
-/** One old-format seed record in the current server.json shape. */
-export function convertSeed(old: Record<string, any>): UpstreamItem {
-  const released = old.version_detail?.release_date || '2025-05-16T00:00:00Z';
-  const server: Record<string, any> = {
-    $schema: SCHEMA,
-    name: old.name,
-    description: old.description,
-    version: old.version_detail?.version ?? '',
-  };
-  if (old.repository) server.repository = { ...old.repository };
-  if (Array.isArray(old.packages)) {
-    server.packages = old.packages.map((p: Record<string, any>) => ({
-      registryType: p.registry_name,
-      identifier: p.name,
-      version: p.version,
-      transport: { type: 'stdio' },
-      ...(p.environment_variables ? { environmentVariables: p.environment_variables.map(camelKeys) } : {}),
-      ...(p.package_arguments ? { packageArguments: p.package_arguments.map(camelKeys) } : {}),
-    }));
-  }
-  if (Array.isArray(old.remotes)) {
-    server.remotes = old.remotes.map((r: Record<string, any>) => ({
-      type: r.transport_type || (new URL(r.url).pathname.endsWith('/sse') ? 'sse' : 'streamable-http'),
-      url: r.url,
-    }));
-  }
-  const at = new Date(released).toISOString();
-  return { server, _meta: { [OFFICIAL]: { status: 'active', publishedAt: at, updatedAt: at, isLatest: old.version_detail?.is_latest ?? true } } };
-}
-
+/**
+ * The seed's records as items of the current list answer: converted by the catalog's own reading
+ * of a catalog file (src/catalog/file.ts, the conversion in src/catalog/seed-format.ts, which
+ * `rollcall sync-catalog --file` uses too), each dated, since this registry filters by updatedAt.
+ */
 export function seedItems(): UpstreamItem[] {
-  return (JSON.parse(fs.readFileSync(SEED_FILE, 'utf8')) as Record<string, any>[]).map(convertSeed);
+  const { items } = parseCatalogDocument(fs.readFileSync(SEED_FILE, 'utf8'), SEED_FILE);
+  return (items as UpstreamItem[]).map((item) => {
+    const official = item._meta[OFFICIAL];
+    official.publishedAt ??= SEED_DAY;
+    official.updatedAt ??= SEED_DAY;
+    return item;
+  });
 }
 
 const encode = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
@@ -88,7 +71,7 @@ const decode = (cursor: string) => {
   return m ? Number(m[1]) : undefined;
 };
 
-export async function startUpstreamRegistry(options: { pageSize?: number; items?: UpstreamItem[] } = {}): Promise<UpstreamRegistry> {
+export async function startUpstreamRegistry(options: { pageSize?: number; items?: UpstreamItem[]; delayMs?: number } = {}): Promise<UpstreamRegistry> {
   const items = options.items ?? seedItems();
   const requests: SeenRequest[] = [];
   const pageSize = options.pageSize ?? 50;
@@ -100,8 +83,12 @@ export async function startUpstreamRegistry(options: { pageSize?: number; items?
     const q = url.searchParams;
     requests.push({ path: url.pathname, cursor: q.get('cursor'), limit: q.get('limit'), updated_since: q.get('updated_since'), version: q.get('version') });
     const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      const send = () => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (options.delayMs) setTimeout(send, options.delayMs);
+      else send();
     };
     if (req.method !== 'GET' || url.pathname !== '/v0.1/servers') return json(404, { error: 'Not found' });
     const offset = q.get('cursor') ? decode(q.get('cursor')!) : 0;
