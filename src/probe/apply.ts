@@ -96,7 +96,7 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
   const duplicateOf = raw.ok ? ((await claimSpellings(db, id, [raw.target, raw.cardUrl ?? raw.target], now)) ?? raw.duplicateOf) : undefined;
   if (duplicateOf) {
     await saveProbeState(db, id, { ...probeState(raw, now), failing_since: null });
-    return { row: await markDuplicate(db, id, duplicateOf, now), duplicateOf };
+    return { row: await markDuplicate(db, id, duplicateOf, now, raw.kind), duplicateOf };
   }
   const refused = raw.reason === 'blocked_address';
   const history = refused ? [] : await readHistory(db, id);
