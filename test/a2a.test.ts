@@ -172,10 +172,12 @@ test('"list <url>" lists over A2A, "status <id>" follows the probe to Live, "wha
   const translation = artifactOf(await ask(v1, 'live agents for translation'), 'result');
   assert.equal(translation.data.query, 'translation');
   assert.equal(translation.data.hits[0].listing_id, id);
-  // Listing the same URL again is the operation's "queued", not a second listing.
+  // Listing the same URL again, right after its probe, is the same listing: nothing is queued, so
+  // the outcome is not "queued", and the text says the re-probe is not due.
   const again = artifactOf(await ask(v03, `list ${agent.cardUrl}`), 'result');
-  assert.equal(again.data.outcome, 'queued');
+  assert.deepEqual([again.data.outcome, again.data.already_listed, again.data.reprobe.queued], ['listed', true, false]);
   assert.equal(again.data.listing_id, id);
+  assert.match(again.text, /^Already listed \(re-probe not due yet\)/);
 });
 
 test('"score <url>" runs the free score on a loopback peer; a failing probe is still a score', async () => {

@@ -88,7 +88,9 @@ test('failing re-probes back off, three in a row make it dormant; a good probe p
     // Republishing right after a probe queues nothing and resets nothing: a burst of requests
     // cannot hold dormancy off, nor bring it on.
     const republished = await postJson(app, '/api/publish', { url: `${agent.baseUrl}/two/agent-card.json` });
-    assert.equal(republished.body.outcome, 'queued');
+    // Nothing was queued, so the answer does not say `queued`: the URL is listed, its re-probe not due.
+    assert.equal(republished.body.outcome, 'listed');
+    assert.equal(republished.body.already_listed, true);
     assert.equal(republished.body.reprobe.queued, false);
     assert.equal(republished.body.reprobe.reason, 'recently_probed');
     await app.jobs.idle();

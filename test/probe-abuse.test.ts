@@ -44,7 +44,7 @@ test('100 republishes of a Live listing in a burst cause at most one extra probe
   // Within REPUBLISH_MIN_INTERVAL_S of the last probe: nothing at all.
   const early = await Promise.all(Array.from({ length: 20 }, () => postJson(app, '/api/publish', { url: `${agent.baseUrl}${path}` })));
   await app.jobs.idle();
-  assert.ok(early.every((r) => r.body.outcome === 'queued' && r.body.reprobe.queued === false && r.body.reprobe.reason === 'recently_probed'));
+  assert.ok(early.every((r) => r.body.outcome === 'listed' && r.body.already_listed === true && r.body.reprobe.queued === false && r.body.reprobe.reason === 'recently_probed'));
   assert.equal(cardHits(path), probes, 'no probe inside the minimum interval');
   // Past it: a hundred at once make one probe between them.
   clock.advance(301_000);

@@ -14,6 +14,7 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   const b = res.body;
   assert.equal(b.ok, true);
   assert.equal(b.outcome, 'listed');
+  assert.equal(b.already_listed, false);
   assert.match(b.listing_id, /^lst_[0-9a-z]{20}$/);
   assert.equal(b.id, b.listing_id);
   assert.equal(b.kind, 'mcp');
@@ -51,7 +52,7 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.ok(!JSON.stringify(b).includes('owner@example.org'), 'contact_email is never shown');
   // A new listing's view is built without reading its (empty) parts: the same view a status read gives.
   const status = (await app.http.inject({ url: `/api/listings/status?id=${b.id}` })).json();
-  const { ok: _ok, outcome: _outcome, status_url: _url, reprobe: _reprobe, ...view } = b;
+  const { ok: _ok, outcome: _outcome, already_listed: _known, status_url: _url, reprobe: _reprobe, ...view } = b;
   for (const [key, value] of Object.entries(view)) assert.deepEqual(status[key], value, key);
 });
 

@@ -94,12 +94,13 @@ export const publish = defineOperation({
   output: z.looseObject({
     ok: z.literal(true),
     outcome: z.enum(['listed', 'queued']),
+    already_listed: z.boolean(),
     status_url: z.string(),
     reprobe: z.looseObject({ queued: z.boolean(), next_probe_at: z.string().nullable() }),
     ...listingViewOutput,
   }),
   description:
-    'List an A2A agent card or an MCP server in the Rollcall registry (same as POST /api/publish). Creates the listing, or re-probes it when the normalized URL is already listed, and returns its listing_id, outcome (listed or queued), lane and what to do next.',
+    'List an A2A agent card or an MCP server in the Rollcall registry (same as POST /api/publish). Creates the listing, or re-probes it when the normalized URL is already listed, and returns its listing_id, outcome (queued: this call queued a re-probe of a listed URL; listed otherwise), lane and what to do next.',
   input: publishInput,
   handler: async (ctx: ProbeCtx, input) => {
     const given = input.agent_card_url ?? input.url;
@@ -137,8 +138,10 @@ export const publish = defineOperation({
     if (reprobe.queued && ctx.config.probeDelayS === 0) ctx.probe.scheduler.wake(row.id); // otherwise a tick picks it up when due
     return {
       ok: true as const,
-      // `listed`: a new listing; `queued`: the URL was already listed (see `reprobe`).
-      outcome: created ? ('listed' as const) : ('queued' as const),
+      // `queued`: the URL was already listed and this call queued its re-probe; `listed`: a new
+      // listing, or a listed URL whose re-probe is not due yet (`reprobe.next_probe_at` says when).
+      outcome: !created && reprobe.queued ? ('queued' as const) : ('listed' as const),
+      already_listed: !created,
       status_url: statusUrl(ctx, row.id),
       reprobe,
       ...(created ? newListingView(row, viewContext(ctx)) : await listingView(ctx.db.kysely, row, viewContext(ctx))),

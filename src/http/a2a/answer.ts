@@ -38,7 +38,7 @@ export function summarize(operation: string, result: unknown): string {
       return searchSummary(r, true);
     case 'list_yourself': {
       const reprobe = isObject(r.reprobe) ? r.reprobe : {};
-      const head = r.outcome === 'listed' ? 'Listed' : `Already listed (re-probe ${reprobe.queued ? 'queued' : 'not due yet'})`;
+      const head = !r.already_listed ? 'Listed' : `Already listed (re-probe ${reprobe.queued ? 'queued' : 'not due yet'})`;
       return `${head}: listing_id ${r.listing_id}, ${r.kind}, lane ${r.lane}. Rollcall probes it; send "status ${r.listing_id}" until the lane is active.`;
     }
     case 'check_status': {
