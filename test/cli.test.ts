@@ -184,7 +184,7 @@ test('list: writes the listing on the configured database, runs its probe here, 
   // Again: the same listing, not probed again so soon; still Live, exit 0; human text.
   const again = await rollcall(['list', mcp.url], LOCAL);
   assert.equal(again.code, 0, again.err);
-  assert.match(again.out, new RegExp(`^queued ${listingId} via this process$`, 'm'));
+  assert.match(again.out, new RegExp(`^already listed ${listingId} via this process \\(re-probe not due yet\\)$`, 'm'));
   assert.match(again.out, /^ {2}lane {5}active$/m);
   assert.match(again.out, /^ {2}probe {4}ok, handshake ok, score \d+$/m);
   assert.match(again.out, /^ {2}badge {4}\[!\[Live on Rollcall\]/m);
@@ -309,7 +309,8 @@ test('stats --json counts what the commands above did', async () => {
 test('serve through the bin: answers (badges included) and exits 0 on SIGTERM', async (t) => {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: undefined, ...store.env, LOG_LEVEL: 'info' } as NodeJS.ProcessEnv,
+    // No metrics listener: its fixed port may be another process's on this machine.
+    env: { ...process.env, DATABASE_URL: undefined, ...store.env, LOG_LEVEL: 'info', METRICS_PORT: '0' } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(() => {

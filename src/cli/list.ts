@@ -32,6 +32,7 @@ interface Status {
 }
 interface Published extends Status {
   outcome: 'listed' | 'queued';
+  already_listed: boolean;
   reprobe: { queued: boolean; next_probe_at: string | null; reason?: string };
 }
 
@@ -110,7 +111,11 @@ interface Duplicate {
 function describe(s: Status & Partial<Published> & { duplicate?: Duplicate }, via: string, waited: { ms: number; timedOut: boolean }): string {
   const probe = s.probe;
   const lines = [
-    s.duplicate ? `already listed ${s.listing_id} via ${via} (${s.duplicate.url} reaches the same ${s.kind === 'agent' ? 'agent' : 'server'})` : `${s.outcome ?? 'status'} ${s.listing_id} via ${via}`,
+    s.duplicate
+      ? `already listed ${s.listing_id} via ${via} (${s.duplicate.url} reaches the same ${s.kind === 'agent' ? 'agent' : 'server'})`
+      : s.already_listed
+        ? `already listed ${s.listing_id} via ${via} (re-probe ${s.reprobe?.queued ? 'queued' : 'not due yet'})`
+        : `${s.outcome ?? 'status'} ${s.listing_id} via ${via}`,
     `  url      ${s.url}`,
     `  name     ${s.name}`,
     `  kind     ${s.kind}`,
@@ -166,7 +171,7 @@ export const run: Runner = async (inv) => {
       }
     }
     const live = status.lane === 'active';
-    const answer = { ...status, outcome: published.outcome, reprobe: published.reprobe, ...(duplicate ? { duplicate } : {}), live, waited_ms: waited.ms, via: inv.values.server !== undefined ? 'server' : 'local' };
+    const answer = { ...status, outcome: published.outcome, already_listed: published.already_listed, reprobe: published.reprobe, ...(duplicate ? { duplicate } : {}), live, waited_ms: waited.ms, via: inv.values.server !== undefined ? 'server' : 'local' };
     emit(inv, answer, () => describe(answer, registry.via, waited));
     if (interrupted) return EXIT.interrupted;
     return !wait || live ? EXIT.ok : EXIT.failed;
