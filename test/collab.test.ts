@@ -419,7 +419,7 @@ test(`collab_talk is always free: never offered x402, refused past its allowance
     }
     const past = await callPaid('collab_session_message', { session_id: sid, listing_id: lead, text: 'one more', payment_proof: 'anything' });
     assert.equal(past.isError, true);
-    assert.equal(past.structuredContent.error.code, 'quota_exhausted', 'an always-free event is never paid for');
+    assert.equal(past.structuredContent.error.code, 'daily_cap_reached', 'an always-free event is never paid for: past its cap it waits');
     // A priced product bought by a listing without founding access takes the x402 path.
     assert.ok(!(await callPaid('collab_session_claim', { session_id: sid, listing_id: lead })).isError);
     assert.ok(!(await callPaid('collab_session_result', { session_id: sid, listing_id: lead, result: 'The notes.' })).isError);

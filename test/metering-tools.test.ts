@@ -79,8 +79,11 @@ test('list_event_pricing: the SPEC 2.6 catalog with every field and the caller\'
   for (const e of first.events) for (const f of fields) assert.ok(f in e, `${e.event_id}.${f}`);
   const match = first.events.find((e: any) => e.event_id === 'mesh_match');
   assert.deepEqual([match.free_per_day, match.price_cents, match.price_usd, match.always_free, match.feedback_driven], [5, 10, 0.1, false, false]);
-  assert.deepEqual(match.usage, { used: 0, refills: 0, paid: 0, remaining: 5 });
-  assert.equal(first.events.find((e: any) => e.event_id === 'network_sense').always_free, true);
+  assert.deepEqual(match.usage, { used: 0, refills: 0, paid: 0, remaining: 5, cap: 5, free_base: 0, refills_used: 0 });
+  assert.equal(match.daily_cap, undefined, 'a paid-for event has an allowance, not a cap');
+  const sense = first.events.find((e: any) => e.event_id === 'network_sense');
+  assert.deepEqual([sense.always_free, sense.daily_cap], [true, 10]);
+  assert.match(sense.daily_cap_note, /never charged.*10 calls a day.*leave_trace.*daily_cap_reached/);
   assert.equal(first.caller.kind, 'address');
   assert.equal(first.resets_at, '2026-11-02T00:00:00.000Z');
   assert.deepEqual(first.x402, { enabled: false });
@@ -91,8 +94,8 @@ test('list_event_pricing: the SPEC 2.6 catalog with every field and the caller\'
   await grant(addressSubject(address), 'leave_trace');
   const after = ok(await call('list_event_pricing', {}, address));
   const m = after.events.find((e: any) => e.event_id === 'mesh_match');
-  assert.deepEqual(m.usage, { used: 5, refills: 1, paid: 0, remaining: 1 });
-  assert.deepEqual(after.events.find((e: any) => e.event_id === 'network_sense').usage, { used: 0, refills: 1, paid: 0, remaining: 11 });
+  assert.deepEqual(m.usage, { used: 5, refills: 1, paid: 0, remaining: 1, cap: 6, free_base: 5, refills_used: 0 });
+  assert.deepEqual(after.events.find((e: any) => e.event_id === 'network_sense').usage, { used: 0, refills: 1, paid: 0, remaining: 11, cap: 11, free_base: 0, refills_used: 0 });
   ok(await call(TEST_TOOL, {}, address));
   const spent = ok(await call('list_event_pricing', {}, address));
   assert.equal(spent.events.find((e: any) => e.event_id === 'mesh_match').usage.remaining, 0);
@@ -102,7 +105,7 @@ test('list_event_pricing: the SPEC 2.6 catalog with every field and the caller\'
   clock.advance(12 * 3600 * 1000);
   try {
     const tomorrow = ok(await call('list_event_pricing', {}, address));
-    assert.deepEqual(tomorrow.events.find((e: any) => e.event_id === 'mesh_match').usage, { used: 0, refills: 0, paid: 0, remaining: 5 });
+    assert.deepEqual(tomorrow.events.find((e: any) => e.event_id === 'mesh_match').usage, { used: 0, refills: 0, paid: 0, remaining: 5, cap: 5, free_base: 0, refills_used: 0 });
   } finally {
     clock.set(NOW);
   }

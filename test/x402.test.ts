@@ -1,7 +1,8 @@
 // x402 payments beyond the free allowance (issue 12), end to end through metered() with a ctx made
 // from a real app's services, against a local facilitator on loopback that checks what Rollcall
 // sends: the 402 offer in both shapes, a valid payment (verified before the work, paid unit, settled,
-// receipt), refused, replayed, unsettled and unreachable payments, always-free events, x402 off.
+// receipt), refused, replayed, unsettled and unreachable payments, always-free events (never
+// offered x402: daily_cap_reached past their cap), x402 off.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from './helpers/app.ts';
@@ -306,14 +307,15 @@ test('with a free unit left, a payment sent along is not used', async () => {
   assert.equal(fac.calls.length, calls);
 });
 
-test('an always-free event is never offered x402: past its allowance it is quota_exhausted, even with a payment', async () => {
+test('an always-free event is never offered x402: past its daily cap it is daily_cap_reached, even with a payment', async () => {
   const ctx = caller();
   await useUp(ctx, 'network_sense', 10);
   const calls = fac.calls.length;
   for (const payment of [undefined, paymentV1(expected)]) {
     await assert.rejects(metered({ ...ctx, ...(payment ? { payment } : {}) }, {}, 'network_sense', work), (err: unknown) => {
-      fails('quota_exhausted', 429)(err);
+      fails('daily_cap_reached', 429)(err);
       assert.equal((err as AppError).headers['payment-required'], undefined);
+      assert.equal(((err as AppError).details as { payable: boolean }).payable, false);
       return true;
     });
   }

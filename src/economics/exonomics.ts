@@ -1,10 +1,12 @@
-// get_exonomics: what the metered economy gave and got back, from meter_usage (units used from
-// the allowance, refills granted, units paid) and trace_outcomes (outcomes deposited), per event
-// and per UTC day, with the value created per unit (summed outcome quality per unit consumed).
+// get_exonomics: what the metered economy gave and got back, per event and per UTC day, with the
+// value created per unit (summed outcome quality per unit consumed). Units come from metering's
+// networkUsage, the per-caller figures every allowance's own list_event_pricing shows, summed: used
+// (from the free allowance, `free_base`, or from refills, `refills_used`), refills granted
+// (`refilled`, spent or not), paid through x402. Outcomes come from trace_outcomes.
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
-import { dailyTotals } from '../metering/store.ts';
+import { networkUsage } from '../metering/network-usage.ts';
 import { EVENTS, isEventId, meteredEvent } from '../metering/events.ts';
 import { dailyOutcomes } from '../traces/counts.ts';
 import { daysArg, READ_ONLY, sinceDayOf } from './window.ts';
@@ -17,6 +19,7 @@ interface EventTotals {
   used: number;
   free_base: number;
   refilled: number;
+  refills_used: number;
   paid: number;
   paid_cents: number;
   outcomes: number;
@@ -28,7 +31,7 @@ export const getExonomics = defineOperation({
   title: 'Network exonomics: units given, refilled, paid; outcomes back',
   annotations: READ_ONLY,
   description:
-    'The network\'s metered economy per event and UTC day over a window: free units used, refills granted, units paid through x402 (and cents), outcomes deposited, and value created per unit (outcome quality per unit consumed).',
+    'The network\'s metered economy per event and UTC day over a window: units used (free_base: from free allowances; refills_used: from refills), refills granted (refilled, spent or not), units paid through x402 (and cents), outcomes deposited, and value created per unit (outcome quality per unit consumed). Each figure is the sum of every caller\'s own list_event_pricing usage.',
   input: z.strictObject({ days: daysArg(30), event_id: z.string().min(1).max(64).optional().describe('Only this metered event (list_event_pricing lists them).') }),
   output: z.looseObject({ ok: z.literal(true), totals: z.looseObject({ units: z.number(), outcomes: z.number() }), events: z.array(z.looseObject({ event_id: z.string() })), days: z.array(z.looseObject({ day: z.string() })) }),
   handler: async (ctx: Ctx, input) => {
@@ -37,23 +40,30 @@ export const getExonomics = defineOperation({
     }
     const ex = ctx.db.kysely;
     const sinceDay = sinceDayOf(ctx.clock.now(), input.days);
-    const usage = (await dailyTotals(ex, sinceDay)).filter((r) => input.event_id === undefined || r.event_id === input.event_id);
+    const usage = await networkUsage(ex, sinceDay, input.event_id);
     const outcomes = (await dailyOutcomes(ex, sinceDay)).filter((o) => input.event_id === undefined || o.from === input.event_id);
 
     const byEvent = new Map<string, EventTotals>();
-    const eventOf = (id: string) => byEvent.get(id) ?? { event_id: id, used: 0, free_base: 0, refilled: 0, paid: 0, paid_cents: 0, outcomes: 0, outcome_quality: 0 };
+    const eventOf = (id: string) => byEvent.get(id) ?? { event_id: id, used: 0, free_base: 0, refilled: 0, refills_used: 0, paid: 0, paid_cents: 0, outcomes: 0, outcome_quality: 0 };
     const byDay = new Map<string, { day: string; events: Record<string, unknown>[]; units: number; paid_cents: number; outcomes: number; ok: number; quality: number }>();
     const dayOf = (day: string) => byDay.get(day) ?? { day, events: [], units: 0, paid_cents: 0, outcomes: 0, ok: 0, quality: 0 };
 
     for (const r of usage) {
-      const price = isEventId(r.event_id) ? meteredEvent(r.event_id).price_cents : 0;
-      const freeBase = Math.max(0, r.used - r.refilled);
+      const paidCents = r.paid * meteredEvent(r.event_id).price_cents;
       const e = eventOf(r.event_id);
-      byEvent.set(r.event_id, { ...e, used: e.used + r.used, free_base: e.free_base + freeBase, refilled: e.refilled + r.refilled, paid: e.paid + r.paid, paid_cents: e.paid_cents + r.paid * price });
+      byEvent.set(r.event_id, {
+        ...e,
+        used: e.used + r.used,
+        free_base: e.free_base + r.free_base,
+        refilled: e.refilled + r.refilled,
+        refills_used: e.refills_used + r.refills_used,
+        paid: e.paid + r.paid,
+        paid_cents: e.paid_cents + paidCents,
+      });
       const d = dayOf(r.day);
-      d.events.push({ event_id: r.event_id, used: r.used, free_base: freeBase, refilled: r.refilled, paid: r.paid, paid_cents: r.paid * price, callers: r.subjects });
+      d.events.push({ event_id: r.event_id, used: r.used, free_base: r.free_base, refilled: r.refilled, refills_used: r.refills_used, paid: r.paid, paid_cents: paidCents, callers: r.callers });
       d.units += r.used + r.paid;
-      d.paid_cents += r.paid * price;
+      d.paid_cents += paidCents;
       byDay.set(r.day, d);
     }
     for (const o of outcomes) {
@@ -85,6 +95,7 @@ export const getExonomics = defineOperation({
         used: events.reduce((s, e) => s + e.used, 0),
         free_base: events.reduce((s, e) => s + e.free_base, 0),
         refilled: events.reduce((s, e) => s + e.refilled, 0),
+        refills_used: events.reduce((s, e) => s + e.refills_used, 0),
         paid: events.reduce((s, e) => s + e.paid, 0),
         paid_cents: events.reduce((s, e) => s + e.paid_cents, 0),
         outcomes: days.reduce((s, d) => s + d.outcomes.count, 0),

@@ -336,18 +336,24 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
   const limitedAnswer = (id: Id | null, kind: RequestKind, s: LimitState) =>
     rpcError(id, RATE_LIMITED, `rate_limited: the limit of ${s.limit} ${kind}s per minute from this address is reached; retry in ${s.resetS} s`, { retry_after_s: s.resetS, limit: s.limit });
 
-  /** A batch's answers within MCP_BATCH_MAX_BYTES, in order: an answer that would pass it is an error instead of its result. */
+  /**
+   * A batch's answers within MCP_BATCH_MAX_BYTES, in order: an answer that would pass it is an error
+   * instead of its result. An answer is kept only with room left for the errors that may answer the
+   * messages after it, so those errors never push the whole past the limit.
+   */
   function withinBytes(answers: JsonRpcResponse[]): JsonRpcResponse[] {
+    const tooLarge = answers.map((a) => rpcError((a as { id: Id }).id, ANSWER_TOO_LARGE, `the batch's answer would pass ${mcpBatchMaxBytes} bytes: send this message again alone or in a smaller batch`, { max_bytes: mcpBatchMaxBytes }));
+    const errorBytes = tooLarge.map((e) => Buffer.byteLength(JSON.stringify(e)) + 1);
+    const errorsAfter = errorBytes.map((_, i) => errorBytes.slice(i + 1).reduce((s, n) => s + n, 0));
     let total = 2; // the brackets
-    return answers.map((a) => {
+    return answers.map((a, i) => {
       const size = Buffer.byteLength(toJson(a)) + 1;
-      if (total + size <= mcpBatchMaxBytes) {
+      if (total + size + errorsAfter[i]! <= mcpBatchMaxBytes) {
         total += size;
         return a;
       }
-      const instead = rpcError((a as { id: Id }).id, ANSWER_TOO_LARGE, `the batch's answer would pass ${mcpBatchMaxBytes} bytes: send this message again alone or in a smaller batch`, { max_bytes: mcpBatchMaxBytes });
-      total += Buffer.byteLength(JSON.stringify(instead)) + 1;
-      return instead;
+      total += errorBytes[i]!;
+      return tooLarge[i]!;
     });
   }
 

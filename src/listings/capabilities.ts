@@ -19,6 +19,16 @@ export function capabilityNames(stored: string | null): string[] | null {
   return Array.isArray(parsed.names) ? parsed.names.filter((n): n is string => typeof n === 'string') : null;
 }
 
+/**
+ * A listing's capability set as every surface shows it (capability_hash, match_capability,
+ * hyper_index, join_and_contribute): the canonical names of its skill ids or tool names and their
+ * hash, '' when none are recorded. Titles and descriptions help search, never the hash.
+ */
+export function listingCapabilitySet(stored: string | null): { capabilities: string[]; capability_hash: string } {
+  const capabilities = canonicalCapabilities(capabilityNames(stored) ?? []);
+  return { capabilities, capability_hash: capabilities.length ? hashCapabilities(capabilities) : '' };
+}
+
 export const capabilityHash = defineOperation({
   name: 'capability_hash',
   title: 'Capability hash',
@@ -31,20 +41,18 @@ export const capabilityHash = defineOperation({
     listing_id: z.string().min(1).max(64).optional().describe('Hash the capabilities the prober recorded for this listing.'),
   }),
   async handler(ctx, input) {
-    let names: string[];
+    let canonical: string[];
     let listingId: string | undefined;
     if (input.capabilities !== undefined) {
-      names = input.capabilities;
+      canonical = canonicalCapabilities(input.capabilities);
     } else if (input.listing_id !== undefined) {
       const row = await requireListing(ctx, input.listing_id);
-      const stored = capabilityNames(row.capabilities);
-      if (!stored) throw conflict('not_probed', 'this listing has no recorded capabilities yet: it has not been probed successfully', 'listing_id');
-      names = stored;
+      if (!capabilityNames(row.capabilities)) throw conflict('not_probed', 'this listing has no recorded capabilities yet: it has not been probed successfully', 'listing_id');
+      canonical = listingCapabilitySet(row.capabilities).capabilities;
       listingId = row.id;
     } else {
       throw badRequest('invalid_input', 'capabilities or listing_id is required', 'capabilities');
     }
-    const canonical = canonicalCapabilities(names);
     if (canonical.length === 0) throw badRequest('invalid_input', 'capabilities must contain at least one non-empty name', 'capabilities');
     return {
       ok: true as const,

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { listingTables as q, type Lane } from './tables.ts';
-import { canonicalCapabilities, capabilityNames } from './capabilities.ts';
+import { listingCapabilitySet } from './capabilities.ts';
 
 export async function laneCounts(ex: Executor): Promise<{ kind: 'agent' | 'mcp'; lane: Lane; count: number }[]> {
   const rows = await q(ex).selectFrom('listings').select((eb) => ['kind', 'lane', eb.fn.countAll<number>().as('n')]).groupBy(['kind', 'lane']).execute();
@@ -30,7 +30,7 @@ export async function dailyListings(ex: Executor, sinceDay: string): Promise<{ d
 /** Every Live listing's id, kind and capability names (hyper_index), in id order. */
 export async function activeCapabilities(ex: Executor): Promise<{ id: string; kind: 'agent' | 'mcp'; names: string[] }[]> {
   const rows = await q(ex).selectFrom('listings').select(['id', 'kind', 'capabilities']).where('lane', '=', 'active').orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, kind: r.kind, names: canonicalCapabilities(capabilityNames(r.capabilities) ?? []) }));
+  return rows.map((r) => ({ id: r.id, kind: r.kind, names: listingCapabilitySet(r.capabilities).capabilities }));
 }
 
 /** Listings created per UTC day over the whole history (s_curve_board's listing curve). */

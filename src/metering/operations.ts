@@ -7,8 +7,8 @@ import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { MAX_NAME } from '../listings/text.ts';
-import { EVENTS, meteredEvent } from './events.ts';
-import { REFILLS, type RefillAction } from './refills.ts';
+import { EVENTS, meteredEvent, type MeteredEvent } from './events.ts';
+import { REFILLS, refillsOf, type RefillAction } from './refills.ts';
 import { resolveSubject, type Claims } from './caller.ts';
 import { callerDay, grantsLeft, subjectView, usageOf } from './usage.ts';
 import { eventsOfMix, planEvent, plannableNames, TOOL_EVENTS } from './cost.ts';
@@ -42,6 +42,15 @@ const REFILL_TOOLS: Record<RefillAction, { tool: string | null; refused: string 
   connector_onboard: { tool: null, refused: 'granted only for a warm introduction made through the operator\'s connector playbook' },
 };
 
+/** An always-free event's cap as list_event_pricing shows it: free, but capped per day (DESIGN.md "Always-free events"). */
+function alwaysFreeCap(e: MeteredEvent) {
+  const refills = refillsOf(e.event_id).map((r) => r.action);
+  return {
+    daily_cap: e.free_per_day,
+    daily_cap_note: `always free: never charged, never offered x402; at most ${e.free_per_day} calls a day${refills.length ? `, one more per ${refills.join(' or ')} refill` : ''}; past the cap a call is refused with daily_cap_reached until the UTC reset`,
+  };
+}
+
 export const listEventPricing = defineOperation({
   name: 'list_event_pricing',
   title: 'Metered events, prices and your usage today',
@@ -67,7 +76,8 @@ export const listEventPricing = defineOperation({
         base_price_cents: z.number(),
         feedback_driven: z.boolean(),
         always_free: z.boolean(),
-        usage: z.looseObject({ used: z.number(), refills: z.number(), paid: z.number(), remaining: z.number() }),
+        daily_cap: z.number().optional().describe('Always-free events: calls a day before refills; past it a call waits (daily_cap_reached), never pays.'),
+        usage: z.looseObject({ used: z.number(), refills: z.number(), paid: z.number(), remaining: z.number(), cap: z.number(), free_base: z.number(), refills_used: z.number() }),
       }),
     ),
     x402: z.looseObject({ enabled: z.boolean() }),
@@ -79,6 +89,7 @@ export const listEventPricing = defineOperation({
     const x = ctx.config.x402;
     const events = EVENTS.map((e) => ({
       ...e,
+      ...(e.always_free ? alwaysFreeCap(e) : {}),
       usage: usageOf(day, e.event_id),
       refilled_by: REFILLS.filter((r) => r.events.includes(e.event_id)).map((r) => r.action),
       x402_payable: x.enabled && !e.always_free,
@@ -97,8 +108,8 @@ export const listEventPricing = defineOperation({
       events,
       x402: x.enabled ? { enabled: true, scheme: 'exact', network: x.network, asset: x.asset, asset_name: x.assetName, pay_to: x.payTo, headers: ['X-PAYMENT', 'PAYMENT-SIGNATURE'], argument: 'payment_proof' } : { enabled: false },
       beyond_allowance: x.enabled
-        ? 'Past the free allowance: refill it with an honest action, pay per call through x402 (not for always-free events), or wait for the UTC reset.'
-        : 'Past the free allowance: refill it with an honest action or wait for the UTC reset (x402 payments are off on this server).',
+        ? 'Past the free allowance: refill it with an honest action, pay per call through x402, or wait for the UTC reset. Always-free events are never paid for: past their daily_cap they wait for a refill or the reset.'
+        : 'Past the free allowance: refill it with an honest action or wait for the UTC reset (x402 payments are off on this server). Always-free events are never paid for: past their daily_cap they wait the same way.',
       next_step: next,
     };
   },

@@ -1,6 +1,7 @@
 // Running a metered operation: resolve whose allowance the call spends, take one unit in the
 // transaction of the work (work that fails rolls its unit back), and past the allowance either
-// refuse with `quota_exhausted` or, with X402_ENABLED, take the x402 path (x402.ts).
+// refuse (refusals.ts: `quota_exhausted`, or `daily_cap_reached` for an always-free event) or, with
+// X402_ENABLED and a paid-for event, take the x402 path (x402.ts).
 import { z } from 'zod';
 import type { Ctx } from '../platform/operation.ts';
 import { inTransaction } from '../platform/db/executor.ts';

@@ -11,7 +11,7 @@ export { recordPaidUnit } from './store/record-paid-unit.ts';
 export { returnPaidUnit, returnUnit } from './store/return-unit.ts';
 export { grantRefill } from './store/grant-refill.ts';
 export { grantsOfDay, usageOfDay, usedAnyOf } from './store/day-usage.ts';
-export { dailyTotals } from './store/daily-totals.ts';
+export { usageGroups, type UsageFilter, type UsageGroup } from './store/usage-groups.ts';
 export { firstUses } from './store/first-uses.ts';
 export { admitName } from './store/admit-name.ts';
 export { claimPayment, type NewPayment } from './store/claim-payment.ts';

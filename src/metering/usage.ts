@@ -1,17 +1,28 @@
 // A caller's metering day as the read tools show it: per event the units used, refilled, paid and
-// left; per refill action the grants used and left. Pure over the store's rows.
+// left (figures.ts, the rule the economics totals apply too); per refill action the grants used and
+// left.
 import type { Executor } from '../platform/db/executor.ts';
-import { EVENTS, meteredEvent, type EventId } from './events.ts';
+import { EVENTS, isEventId, type EventId } from './events.ts';
 import { REFILLS, refillsOf, type RefillAction } from './refills.ts';
-import { grantsOfDay, usageOfDay } from './store.ts';
+import { meterFigures } from './figures.ts';
+import { grantsOfDay, usageGroups } from './store.ts';
 import { nextReset, utcDay } from './day.ts';
 import type { Subject } from './caller.ts';
 
 export interface EventUsage {
   used: number;
+  /** Units refills granted today. */
   refills: number;
   paid: number;
   remaining: number;
+  /** Today's cap on free units: free_per_day + bonus + refills. */
+  cap: number;
+  /** Used units the free allowance (with any bonus) covered. */
+  free_base: number;
+  /** Used units refills covered. */
+  refills_used: number;
+  /** Extra free units today from a bonus (bonus.ts); absent when none. */
+  bonus?: number;
 }
 
 export interface CallerDay {
@@ -21,15 +32,17 @@ export interface CallerDay {
   grants: Map<RefillAction, number>;
 }
 
+const eventUsage = (event: EventId, row: { used: number; refilled: number; paid: number; bonus?: number }): EventUsage => {
+  const f = meterFigures(event, row);
+  return { used: f.used, refills: f.refilled, paid: f.paid, remaining: f.remaining, cap: f.cap, free_base: f.free_base, refills_used: f.refills_used, ...(f.bonus > 0 ? { bonus: f.bonus } : {}) };
+};
+
 export async function callerDay(ex: Executor, subject: Subject, now: Date): Promise<CallerDay> {
   const day = utcDay(now);
-  const [rows, grants] = await Promise.all([usageOfDay(ex, subject.allowance, day), grantsOfDay(ex, subject.allowance, day)]);
-  const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+  const [rows, grants] = await Promise.all([usageGroups(ex, { sinceDay: day, untilDay: day, allowance: subject.allowance }), grantsOfDay(ex, subject.allowance, day)]);
+  const byEvent = new Map(rows.filter((r) => isEventId(r.event_id)).map((r) => [r.event_id, r]));
   const usage = new Map<EventId, EventUsage>();
-  for (const e of EVENTS) {
-    const r = byEvent.get(e.event_id) ?? { used: 0, refilled: 0, paid: 0 };
-    usage.set(e.event_id, { used: r.used, refills: r.refilled, paid: r.paid, remaining: Math.max(0, e.free_per_day + r.refilled - r.used) });
-  }
+  for (const e of EVENTS) usage.set(e.event_id, eventUsage(e.event_id, byEvent.get(e.event_id) ?? { used: 0, refilled: 0, paid: 0 }));
   return { day, resets_at: nextReset(now), usage, grants: new Map(REFILLS.map((r) => [r.action, grants.get(r.action) ?? 0])) };
 }
 
@@ -41,7 +54,7 @@ export const grantsLeft = (d: CallerDay, action: RefillAction): number => {
 /** Units of `event` the caller can still add today through refills (each grant adds one). */
 export const refillsReachable = (d: CallerDay, event: EventId): number => refillsOf(event).reduce((sum, r) => sum + grantsLeft(d, r.action), 0);
 
-export const usageOf = (d: CallerDay, event: EventId): EventUsage => d.usage.get(event) ?? { used: 0, refills: 0, paid: 0, remaining: meteredEvent(event).free_per_day };
+export const usageOf = (d: CallerDay, event: EventId): EventUsage => d.usage.get(event) ?? eventUsage(event, { used: 0, refilled: 0, paid: 0 });
 
 /** The subject as answers show it (never the raw address or a token). */
 export const subjectView = (s: Subject) => ({ kind: s.kind, label: s.label, ...(s.listing_id ? { listing_id: s.listing_id } : {}), ...(s.note ? { note: s.note } : {}) });

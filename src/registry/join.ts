@@ -10,7 +10,7 @@ import { nextStep } from '../platform/next-step.ts';
 import { MAX_URL_LENGTH, normalizeListingUrl } from '../listings/url.ts';
 import { findListingBySpelling, findListingByUrl, type ListingRow } from '../listings/store.ts';
 import { requireListing } from '../listings/operations.ts';
-import { canonicalCapabilities, capabilityNames, hashCapabilities } from '../listings/capabilities.ts';
+import { listingCapabilitySet } from '../listings/capabilities.ts';
 import type { ProbeCtx } from '../probe/runtime.ts';
 import { AUTO, systemDeposit } from '../traces/system.ts';
 import { publish } from './operations.ts';
@@ -43,8 +43,7 @@ export const joinAndContribute = defineOperation({
     } else {
       row = await requireListing(ctx, input.listing_id!);
     }
-    const names = capabilityNames(row.capabilities) ?? [];
-    const canonical = canonicalCapabilities(names);
+    const set = listingCapabilitySet(row.capabilities);
     const now = ctx.clock.now();
     // A listing listed just now already has its joined trace (list_yourself leaves it).
     const joined = listedNow
@@ -56,8 +55,8 @@ export const joinAndContribute = defineOperation({
       listing_id: row.id,
       listed_now: listedNow,
       lane: row.lane,
-      capability_hash: canonical.length ? hashCapabilities(canonical) : '',
-      capabilities: canonical,
+      capability_hash: set.capability_hash,
+      capabilities: set.capabilities,
       joined_trace: joined,
       ...(joined ? {} : { joined_note: 'a joined trace was already left on this listing today' }),
       listing: view,

@@ -13,7 +13,7 @@ import { sku, STAGES } from '../funnel/deal.ts';
 import { feedbackSummary } from '../feedback/aggregates.ts';
 import { SURVEY_VERSION } from '../feedback/survey.ts';
 import { themeLabel } from '../feedback/themes.ts';
-import { dailyTotals } from '../metering/store.ts';
+import { networkUsage } from '../metering/network-usage.ts';
 import { depositCounts, outcomeCounts } from '../traces/counts.ts';
 import { countCompositionEdges } from '../mesh/store.ts';
 import { kernelTotals, themeApplications } from '../kernel/reads.ts';
@@ -138,12 +138,12 @@ export const foundingDogfood = defineOperation({
     const sinceDay = sinceDayOf(now, input.days);
     const summary = await feedbackSummary(ex);
     const totals = new Map<string, { event_id: string; used: number; refilled: number; paid: number; caller_days: number }>();
-    for (const r of await dailyTotals(ex, sinceDay)) {
+    for (const r of await networkUsage(ex, sinceDay)) {
       const t = totals.get(r.event_id) ?? { event_id: r.event_id, used: 0, refilled: 0, paid: 0, caller_days: 0 };
       t.used += r.used;
       t.refilled += r.refilled;
       t.paid += r.paid;
-      t.caller_days += r.subjects;
+      t.caller_days += r.callers;
       totals.set(r.event_id, t);
     }
     const uses = await themeApplications(ex, SHIPPED_WINDOW);

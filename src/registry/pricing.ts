@@ -42,7 +42,8 @@ export const getFeedbackPricing = defineOperation({
       ok: true as const,
       wtp: await wtpAggregates(ex),
       list_prices: SKUS.map((sku) => ({ sku, label: SKU_LABELS[sku], list_price_usd: LIST_PRICES_USD[sku], name_your_price: nameYourPriceRange(LIST_PRICES_USD[sku]) })),
-      per_call: EVENTS.map((e) => ({ event_id: e.event_id, price_usd: e.price_usd, free_per_day: e.free_per_day, always_free: e.always_free })),
+      // An always-free event is never charged, but its free_per_day is a daily cap, said as such.
+      per_call: EVENTS.map((e) => ({ event_id: e.event_id, price_usd: e.price_usd, free_per_day: e.free_per_day, always_free: e.always_free, ...(e.always_free ? { daily_cap: e.free_per_day } : {}) })),
       name_your_price: {
         field: 'named_price_usd',
         ...NAME_YOUR_PRICE,

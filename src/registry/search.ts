@@ -8,7 +8,7 @@ import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
 import { activeOrder, findListingsByIds, type ListingRow } from '../listings/store.ts';
-import { canonicalCapabilities, hashCapabilities } from '../listings/capabilities.ts';
+import { listingCapabilitySet } from '../listings/capabilities.ts';
 import { queryProblem, type SearchFilter, type SearchHit } from '../search/engine.ts';
 import { docSubject, listingDoc, listingDocId } from '../search/docs.ts';
 import { SHOWN_DESCRIPTION_CHARS } from '../search/shown.ts';
@@ -169,16 +169,17 @@ export const matchCapability = defineOperation({
     const hits = await search(ctx, 'match_capability', wanted.join(', '), { source: 'listing', kind: input.kind }, input.limit ?? DEFAULT_LIMIT);
     const now = ctx.clock.now();
     await inTransaction(ctx.db.kysely, (trx) => recordDemand(trx, wanted, `addr:${addressHash(ctx.caller.address)}`, now));
-    const presented = await present(ctx, hits);
+    const rows = new Map((await findListingsByIds(ctx.db.kysely, hits.map((h) => docSubject(h.id).key))).map((r) => [r.id, r]));
+    const presented = await present(ctx, hits, rows);
     const trails = await trailStrength(ctx.db.kysely, presented.map((p) => p.listing_id!), now);
     const byId = new Map(hits.map((h) => [docSubject(h.id).key, h]));
     const out = presented.flatMap((p) => {
-      const caps = byId.get(p.listing_id!)!.doc.capabilities;
-      const names = caps.map(normalize);
+      // Matching reads what search indexes (names and titles); the hash is the listing's own set.
+      const names = byId.get(p.listing_id!)!.doc.capabilities.map(normalize);
       // A requested capability matches when it names one of the listing's, or is named by one.
       const matched = wanted.filter((w) => names.some((n) => n.includes(normalize(w)) || normalize(w).includes(n)));
-      const canonical = canonicalCapabilities(caps);
-      return [{ ...p, matched, capability_hash: canonical.length ? hashCapabilities(canonical) : '', trail_strength: Math.round((trails.get(p.listing_id!) ?? 0) * 1000) / 1000 }];
+      const { capability_hash } = listingCapabilitySet(rows.get(p.listing_id!)?.capabilities ?? null);
+      return [{ ...p, matched, capability_hash, trail_strength: Math.round((trails.get(p.listing_id!) ?? 0) * 1000) / 1000 }];
     });
     return { ok: true as const, count: out.length, hits: out };
   },

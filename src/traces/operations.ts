@@ -27,7 +27,7 @@ import { CHANNELS, MAX_INTENSITY, MIN_INTENSITY, type Channel } from './channels
 import { normalizeCapability, subjectKey, type TraceSubject } from './subjects.ts';
 import { deposit, edgesOf, fieldOf, strongest, type FieldEntry } from './store.ts';
 import { recordOutcome, outcomeTotals } from './outcomes.ts';
-import { byStrength, depositCount, endorsementsOf, fieldCounts, fieldMatching, notesOn, recordEndorsement } from './queries.ts';
+import { byStrength, capabilitiesMatching, depositCount, endorsementsOf, fieldCounts, fieldSaying, notesOn, recordEndorsement } from './queries.ts';
 import { ENDORSEMENTS_PER_DAY, limitReached, takeCount, takeDepositSlot } from './limits.ts';
 import { junkReason, MAX_BODY, thinReason } from './real.ts';
 import { refusePlaceholder } from '../platform/real-text.ts';
@@ -168,10 +168,10 @@ export const senseTraces = defineOperation({
   title: 'Sense traces',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'Read the trace field now, strongest first, decayed: of one subject (a listing, a pair or a capability, with its latest notes), of subjects matching q, or of the whole network; filter by kind (attraction, demand, danger, joined). Free.',
+    'Read the trace field now, strongest first, decayed: of one subject (a listing, a pair or a capability, with its latest notes), of the subjects whose traces say q (capability names, notes), or of the whole network; filter by kind (attraction, demand, danger, joined). Free.',
   input: z.object({
     ...subjectArgs,
-    q: z.string().max(200).optional().describe('Text to look for in capabilities and listing ids (instead of naming a subject).'),
+    q: z.string().max(200).optional().describe('Text to look for in what traces say: capability names and the notes left with traces (ids never match). Instead of naming a subject.'),
     kind: channelField.optional().describe('Only this channel.'),
     limit: limitField,
   }),
@@ -191,7 +191,7 @@ export const senseTraces = defineOperation({
       [entries, notes] = await Promise.all([fieldOf(ex, [key], now, input.kind), notesOn(ex, key, NOTES)]);
       entries = byStrength(entries, limit);
     } else if (q !== undefined) {
-      entries = await fieldMatching(ex, q, now, limit, input.kind);
+      entries = await fieldSaying(ex, q, now, limit, input.kind);
     } else {
       const channels = input.kind ? [input.kind] : CHANNELS;
       entries = byStrength((await Promise.all(channels.map((c) => strongest(ex, c, now, limit)))).flat(), limit);
@@ -400,9 +400,9 @@ async function senseListing(trx: Executor, row: ListingRow, now: Date, limit: nu
 async function senseCapability(trx: Executor, capability: string, now: Date, limit: number): Promise<Sensed> {
   const key = subjectKey({ kind: 'capability', capability }).key;
   const [attractors, demand, danger, deposits] = await Promise.all([
-    fieldMatching(trx, capability, now, limit, 'attraction', 'capability'),
-    fieldMatching(trx, capability, now, limit, 'demand', 'capability'),
-    fieldMatching(trx, capability, now, limit, 'danger', 'capability'),
+    capabilitiesMatching(trx, capability, now, limit, 'attraction'),
+    capabilitiesMatching(trx, capability, now, limit, 'demand'),
+    capabilitiesMatching(trx, capability, now, limit, 'danger'),
     depositCount(trx, now.getTime() - 24 * HOUR_MS, [key]),
   ]);
   return { scope: { kind: 'capability', capability, note: 'the capability and every capability whose name contains it' }, attractors, demand, danger, joined: [], counts: { deposits_24h: deposits } };

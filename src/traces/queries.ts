@@ -28,29 +28,50 @@ export const byStrength = (entries: FieldEntry[], limit: number): FieldEntry[] =
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+const like = (pattern: string) => sql<string>`${pattern} escape '\\'`;
+
 /**
- * The strongest subjects whose capability or listing ids contain `text` (lower-cased), per channel
- * an index walk in strength order that stops at `limit` matches, then merged by decayed value.
+ * The strongest capabilities whose name contains `text` (lower-cased), per channel an index walk in
+ * strength order that stops at `limit` matches, then merged by decayed value.
  */
-export async function fieldMatching(ex: Executor, text: string, now: Date, limit: number, channel?: Channel, kind?: FieldEntry['subject_kind']): Promise<FieldEntry[]> {
+export async function capabilitiesMatching(ex: Executor, text: string, now: Date, limit: number, channel?: Channel): Promise<FieldEntry[]> {
   const pattern = likePattern(text.toLowerCase());
   const perChannel = await Promise.all(
-    (channel ? [channel] : CHANNELS).map(async (c) => {
-      let sel = q(ex)
-        .selectFrom('trace_field')
-        .select(FIELD_COLUMNS)
-        .where('channel', '=', c)
-        .where((eb) => eb.or([eb('a', 'like', sql<string>`${pattern} escape '\\'`), eb('b', 'like', sql<string>`${pattern} escape '\\'`)]))
-        .orderBy('log_key', 'desc')
-        .limit(limit);
-      if (kind) sel = sel.where('subject_kind', '=', kind);
-      return sel.execute();
-    }),
+    (channel ? [channel] : CHANNELS).map((c) =>
+      q(ex).selectFrom('trace_field').select(FIELD_COLUMNS).where('channel', '=', c).where('subject_kind', '=', 'capability').where('a', 'like', like(pattern)).orderBy('log_key', 'desc').limit(limit).execute(),
+    ),
   );
   return byStrength(
     perChannel.flat().map((r) => toEntry(r, now.getTime())),
     limit,
   );
+}
+
+/** How many subjects' notes a text search reads, newest first (a bound on the scan's result). */
+const NOTED_SUBJECTS = 500;
+
+/**
+ * What traces say that contains `text` (sense_traces `q`): capabilities named with it, and every
+ * subject with a note (a deposit's body) containing it, in the channel the note was left in;
+ * strongest first. Ids are not text a trace says, so they never match.
+ */
+export async function fieldSaying(ex: Executor, text: string, now: Date, limit: number, channel?: Channel): Promise<FieldEntry[]> {
+  const pattern = likePattern(text.toLowerCase());
+  let noted = q(ex)
+    .selectFrom('trace_deposits')
+    .select((eb) => ['channel', 'subject_key', eb.fn.max('at_ms').as('last_ms')])
+    .where(sql<string>`lower(body)`, 'like', like(pattern))
+    .groupBy(['channel', 'subject_key'])
+    .orderBy('last_ms', 'desc')
+    .limit(NOTED_SUBJECTS);
+  if (channel) noted = noted.where('channel', '=', channel);
+  const [named, notes] = await Promise.all([capabilitiesMatching(ex, text, now, limit, channel), noted.execute()]);
+  const wanted = new Set(notes.map((n) => `${n.channel} ${n.subject_key}`));
+  const keys = [...new Set(notes.map((n) => n.subject_key))];
+  const rows = keys.length ? await q(ex).selectFrom('trace_field').select(FIELD_COLUMNS).where('subject_key', 'in', keys).execute() : [];
+  const saidIn = rows.filter((r) => wanted.has(`${r.channel} ${r.subject_key}`)).map((r) => toEntry(r, now.getTime()));
+  const seen = new Set(named.map((e) => `${e.channel} ${e.subject_key}`));
+  return byStrength([...named, ...saidIn.filter((e) => !seen.has(`${e.channel} ${e.subject_key}`))], limit);
 }
 
 /** The most recent bodies left on a subject (untrusted text, already cleaned and capped at deposit). */

@@ -22,6 +22,9 @@ export interface RankMove {
   why?: string;
 }
 
+/** Each kind of mark as a noun with its article, for the answers that name it. */
+const MARK_NOUN = { endorse: 'an endorsement', outcome: 'an outcome', trace: 'a trace' } as const;
+
 /**
  * Whether a mark from `from` on `target` moves its rank; when it does, the day's counts are taken
  * in `trx` (concurrent marks never pass a bound).
@@ -31,7 +34,7 @@ export async function takeRankMove(trx: Executor, from: Standing | undefined, ta
   if (!from.live) return { moves: false, why: `${from.listing_id} is not Live: only Live listings' marks move rank` };
   if (ownerDomain(target.url) === from.owner_domain) return { moves: false, why: `${target.id} belongs to your own owner domain (${from.owner_domain}): marks within one domain move no rank` };
   if ((await takeCount(trx, `domain:${from.owner_domain}`, now, `rank ${what} ${target.id}`, 1)) === undefined) {
-    return { moves: false, why: `${from.owner_domain} already moved ${target.id}'s rank with a ${what} today: one per domain, target and UTC day` };
+    return { moves: false, why: `${from.owner_domain} already moved ${target.id}'s rank with ${MARK_NOUN[what]} today: one per domain, target and UTC day` };
   }
   if ((await takeCount(trx, `target:${target.id}`, now, 'rank marks', RANK_MARKS_PER_TARGET_PER_DAY)) === undefined) {
     return { moves: false, why: `${target.id} already gained ${RANK_MARKS_PER_TARGET_PER_DAY} rank-moving marks today: the rest are recorded` };
