@@ -251,11 +251,19 @@ test(`run_loop_tick without a kernel spends nothing and points at improve_kernel
   // improve_kernel's next_step is a tick of that kernel.
   assert.deepEqual(k.next_step, { tool: 'run_loop_tick', args: { agent_name: 'no-kernel-yet' }, why: k.next_step.why });
   clock.advance(60_000);
-  const tick = await t.ok(k.next_step.tool, k.next_step.args);
-  assert.equal(tick.version, 2);
-  // And the tick's next_step is the next tick.
+  // Nothing to read yet: the tick changes nothing, spends nothing and asks for evidence.
+  const idle = await t.ok(k.next_step.tool, k.next_step.args);
+  assert.deepEqual([idle.ticked, idle.changed, idle.version, idle.meter.used_today], [false, false, 1, 0]);
+  assert.deepEqual([idle.next_step.tool, idle.next_step.needs], ['leave_feedback', ['rating', 'body']]);
+  const fb = await t.ok(idle.next_step.tool, { ...idle.next_step.args, rating: 2, body: 'The answers missed the requests I cared about most.' });
   clock.advance(60_000);
-  const again = await t.ok(tick.next_step.tool, tick.next_step.args);
+  const tick = await t.ok(fb.next_step.tool, fb.next_step.args);
+  assert.equal(tick.version, 2);
+  // And the edited tick's next_step gets the evidence for the one after it.
+  assert.equal(tick.next_step.tool, 'leave_feedback');
+  await t.ok(tick.next_step.tool, { ...tick.next_step.args, rating: 3, body: 'Better now, though a few requests still went unanswered.' });
+  clock.advance(60_000);
+  const again = await t.ok('run_loop_tick', { agent_name: 'no-kernel-yet' });
   assert.equal(again.version, 3);
   assert.equal(again.meter.used_today, 2);
 });
@@ -284,21 +292,28 @@ test(`loop ticks follow the evidence: different feedback and outcomes, different
   const g2 = ta.scores.find((s: any) => s.id === 'e_goal_2');
   const g1 = ta.scores.find((s: any) => s.id === 'e_goal_1');
   assert.ok(g2.score < g1.score, JSON.stringify(ta.scores));
-  // A tick with nothing new since the last one strengthens the least reinforced check (no evidence, priors only).
+  // A tick with nothing new since the last one changes nothing and spends nothing.
   clock.advance(60_000);
   const quiet = await t.ok('run_loop_tick', { agent_name: a });
   assert.deepEqual(quiet.evidence.feedback + quiet.evidence.outcomes, 0);
-  assert.equal(quiet.changed, true);
-  assert.notEqual(quiet.weakest.id, 'e_goal_2', 'a strengthened check is presumed better');
-  assert.equal(quiet.version, ta.version + 1);
-  // New bad evidence about goal 2 again makes it the target again.
+  assert.deepEqual([quiet.ticked, quiet.changed, quiet.version, quiet.meter.used_today], [false, false, ta.version, 2], 'still the two ticks of a and b');
+  // New bad evidence about goal 2 makes it the target again: the tick asks more of it.
   await outcome(nameSubject(a), false, 0, 'duplicate payments again, nothing flagged');
   await outcome(nameSubject(a), false, 0, 'duplicate payment sent twice');
   clock.advance(60_000);
   const back = await t.ok('run_loop_tick', { agent_name: a });
   assert.equal(back.weakest.id, 'e_goal_2');
+  assert.equal(back.diff.goal_order, null, 'goal 2 is already first');
   assert.match(back.artifact.objectives.find((o: any) => o.id === 'g2').success, /what is still missing/);
+  assert.equal(back.meter.used_today, 3);
+  // Past the allowance (b's feedback refilled one) a tick with evidence is refused; one with nothing to read still answers, free.
+  for (let left = back.meter.remaining; left > 0; left--) {
+    await outcome(nameSubject(a), false, 0.2, `A duplicate payment slipped through, ${left} left`);
+    assert.equal((await t.ok('run_loop_tick', { agent_name: a })).ticked, true);
+  }
+  await outcome(nameSubject(a), false, 0.2, 'A duplicate payment slipped through once more');
   assert.equal((await t.fail('run_loop_tick', { agent_name: a })).code, 'quota_exhausted');
+  assert.equal((await t.ok('run_loop_tick', { agent_name: b })).ticked, false);
 });
 
 test(`bad inputs are clear 4xx naming the field; nothing is spent (${engine})`, async () => {

@@ -98,7 +98,16 @@ interface Case {
 const CASES: Case[] = [
   { tool: 'improve_kernel', args: () => ({ agent_name: 'ns-kernel', goals: GOALS }) },
   { tool: 'run_loop_tick', label: 'run_loop_tick without a kernel', args: () => ({ agent_name: 'ns-no-kernel' }) },
-  { tool: 'run_loop_tick', label: 'run_loop_tick over a kernel', setup: () => ok('improve_kernel', { agent_name: 'ns-ticker', goals: GOALS }), args: () => ({ agent_name: 'ns-ticker' }) },
+  { tool: 'run_loop_tick', label: 'run_loop_tick over a kernel without evidence', setup: () => ok('improve_kernel', { agent_name: 'ns-ticker', goals: GOALS }), args: () => ({ agent_name: 'ns-ticker' }) },
+  {
+    tool: 'run_loop_tick',
+    label: 'run_loop_tick over a kernel with evidence',
+    setup: async () => {
+      await ok('improve_kernel', { agent_name: 'ns-evidence', goals: GOALS });
+      await ok('leave_feedback', { agent_name: 'ns-evidence', rating: 2, body: 'It never cited the invoice line it used for billing answers.' });
+    },
+    args: () => ({ agent_name: 'ns-evidence' }),
+  },
   { tool: 'mesh_match', args: () => ({ agent_name: 'ns-matcher', capabilities: ['send email', 'resize image'] }) },
   // The mailer's owner plans for the mailer (a stranger's plan would be its own, naming no listing of its own).
   { tool: 'mesh_compose', args: () => ({ agent_name: 'ns-composer', listing_id: ids.mailer, goal: 'Send an email with a resized image' }), via: () => mailerOwner },
@@ -141,6 +150,11 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
     for (const field of next.needs ?? []) assert.ok(field === 'owner_token' || field in WRITTEN, `${name}: next_step needs ${field}`);
     const after = await ok(next.tool, completed(next), via);
     followed.push(`${name} -> ${next.tool}`);
+    // A tick lists every call that gives it evidence: each runs once completed, like the next_step.
+    for (const step of (answer.evidence_needed ?? []) as NextStep[]) {
+      await ok(step.tool, completed(step), via);
+      followed.push(`${name} -> ${step.tool} (evidence)`);
+    }
     // Where the follow-up answers with its own next_step, that one names a listed tool as well.
     if (after.next_step) assert.ok(tools.has(after.next_step.tool), `${name} -> ${next.tool}: its next_step names a listed tool`);
   }
@@ -148,7 +162,14 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
   assert.deepEqual(followed, [
     'improve_kernel -> run_loop_tick',
     'run_loop_tick without a kernel -> improve_kernel',
-    'run_loop_tick over a kernel -> run_loop_tick',
+    'run_loop_tick over a kernel without evidence -> leave_feedback',
+    'run_loop_tick over a kernel without evidence -> leave_feedback (evidence)',
+    'run_loop_tick over a kernel without evidence -> deposit_outcome (evidence)',
+    'run_loop_tick over a kernel without evidence -> improve_kernel (evidence)',
+    'run_loop_tick over a kernel with evidence -> leave_feedback',
+    'run_loop_tick over a kernel with evidence -> leave_feedback (evidence)',
+    'run_loop_tick over a kernel with evidence -> deposit_outcome (evidence)',
+    'run_loop_tick over a kernel with evidence -> improve_kernel (evidence)',
     'mesh_match -> mesh_compose',
     'mesh_compose -> used_with',
     'network_sense -> match_capability',

@@ -46,8 +46,16 @@ export interface KernelSpec {
   notes: FeedbackNote[];
   /** Loop strengths by eval check id (0 when absent). */
   strength: Record<string, number>;
-  /** Goal numbers (1-based) promoted by loop ticks, most recent first. */
+  /** Goal numbers (1-based) promoted by loop ticks, in the order they were promoted. */
   focus: number[];
+  /** Where the next loop tick's evidence starts (evidence.ts); not part of the artifact. */
+  evidence_from?: EvidenceMark;
+}
+
+/** Evidence recorded from `at` on is unread, except the `seen` items recorded exactly at `at`. */
+export interface EvidenceMark {
+  at: string;
+  seen: string[];
 }
 
 export interface Objective {

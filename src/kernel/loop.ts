@@ -1,27 +1,34 @@
 // One loop tick, pure (TOOLS.md run_loop_tick): scores each eval check of a kernel against the
-// feedback and outcomes since the last tick, picks the weakest, and changes the spec to address it
-// (a missing theme gets its rule and check; a goal check promotes its goal and asks more of it;
-// any other check is strengthened). The caller rebuilds the kernel from the new spec.
+// unread feedback and outcomes, and changes the spec to address the weakest check the evidence
+// speaks to (a missing theme gets its rule and check; a goal check promotes its goal and asks more
+// of it; any other check is strengthened). Without evidence nothing changes: a score on no
+// evidence is only the prior, no reason to edit. An edit only adds or strengthens and must change
+// the kernel's text, so a tick never undoes an earlier edit and never makes the same one twice.
 import { extractThemes, themeLabel, type ThemeId } from '../feedback/themes.ts';
-import { MAX_STRENGTH, withThemes, type KernelArtifact, type KernelSpec } from './build.ts';
+import { buildKernel, MAX_STRENGTH, withThemes, type KernelArtifact, type KernelSpec } from './build.ts';
+import { diffKernels, type KernelDiff } from './diff.ts';
+import { markAfter } from './evidence-mark.ts';
 import { THEME_PARTS } from './parts.ts';
 import { stemOf, stemsOf } from './terms.ts';
 
 export interface Signal {
   kind: 'feedback' | 'outcome';
   id: string;
+  /** When it was recorded (ISO). */
+  at: string;
   /** 0 (bad) .. 1 (good). */
   score: number;
   text: string;
   themes: ThemeId[];
 }
 
-export const feedbackSignal = (f: { id: string; rating: number; body: string; themes: ThemeId[] }): Signal => ({ kind: 'feedback', id: f.id, score: (f.rating - 1) / 4, text: f.body, themes: f.themes });
+export const feedbackSignal = (f: { id: string; created_at: string; rating: number; body: string; themes: ThemeId[] }): Signal => ({ kind: 'feedback', id: f.id, at: f.created_at, score: (f.rating - 1) / 4, text: f.body, themes: f.themes });
 
 /** A failed outcome counts at most 0.25, whatever quality it reports. */
-export const outcomeSignal = (o: { id: string; ok: boolean; quality: number; body: string | null }): Signal => ({
+export const outcomeSignal = (o: { id: string; at: string; ok: boolean; quality: number; body: string | null }): Signal => ({
   kind: 'outcome',
   id: o.id,
+  at: o.at,
   score: o.ok ? clamp01(o.quality) : Math.min(clamp01(o.quality), 0.25),
   text: o.body ?? '',
   themes: extractThemes(o.body ?? ''),
@@ -79,36 +86,68 @@ export function scoreChecks(artifact: KernelArtifact, signals: readonly Signal[]
   return scores;
 }
 
-/** The weakest check that can still be improved: lowest score, then most evidence, then a missing theme (adding its rule does more than strengthening a general check), then list order. */
-export function weakest(scores: readonly CheckScore[]): CheckScore | undefined {
-  let best: CheckScore | undefined;
-  for (const s of scores) {
-    if (s.strength >= MAX_STRENGTH) continue;
-    if (!best || s.score < best.score) best = s;
-    else if (s.score === best.score && (s.evidence > best.evidence || (s.evidence === best.evidence && s.missing && !best.missing))) best = s;
-  }
-  return best;
+/**
+ * The checks a tick may work on, weakest first: only those the evidence speaks to (weight above 0)
+ * and below full strength; lowest score, then most evidence, then a missing theme (adding its rule
+ * does more than strengthening a general check), then list order.
+ */
+export function byWeakness(scores: readonly CheckScore[]): CheckScore[] {
+  return scores
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => s.evidence > 0 && s.strength < MAX_STRENGTH)
+    .sort((a, b) => a.s.score - b.s.score || b.s.evidence - a.s.evidence || Number(!!b.s.missing) - Number(!!a.s.missing) || a.i - b.i)
+    .map(({ s }) => s);
 }
 
 export interface TickPlan {
   spec: KernelSpec;
+  artifact: KernelArtifact;
+  diff: KernelDiff;
   target: CheckScore;
   action: string;
 }
 
-/** The spec after addressing the weakest check, or undefined when every check is at full strength. */
-export function planTick(spec: KernelSpec, artifact: KernelArtifact, signals: readonly Signal[]): { plan?: TickPlan; scores: CheckScore[] } {
-  const scores = scoreChecks(artifact, signals);
-  const target = weakest(scores);
-  if (!target) return { scores };
+/** Why a tick changed nothing. */
+export type Idle = 'no_evidence' | 'nothing_to_change';
+
+export const IDLE_REASONS: Record<Idle, string> = {
+  no_evidence: 'no new evidence: a tick edits a check only from feedback or outcomes that speak to it',
+  nothing_to_change: 'every check the evidence speaks to is already at full strength and the evidence names no new theme: nothing to rewrite',
+};
+
+/** The spec change that addresses one check. */
+function addressing(spec: KernelSpec, artifact: KernelArtifact, target: CheckScore): { spec: KernelSpec; action: string } {
   if (target.missing) {
     const p = THEME_PARTS[target.missing];
-    return { scores, plan: { target, spec: { ...spec, themes: withThemes(spec.themes, [target.missing], 'loop') }, action: `added the ${themeLabel(target.missing)} rule ${p.constraint.id} and its check ${p.check.id}` } };
+    return { spec: { ...spec, themes: withThemes(spec.themes, [target.missing], 'loop') }, action: `added the ${themeLabel(target.missing)} rule ${p.constraint.id} and its check ${p.check.id}` };
   }
   const strength = { ...spec.strength, [target.id]: Math.min(MAX_STRENGTH, (spec.strength[target.id] ?? 0) + 1) };
   const goal = artifact.eval_checks.find((c) => c.id === target.id)?.covers.goal;
   if (goal !== undefined) {
-    return { scores, plan: { target, spec: { ...spec, strength, focus: [goal, ...spec.focus.filter((n) => n !== goal)] }, action: `put goal ${goal} first and raised what its check asks (strength ${strength[target.id]})` } };
+    // A promoted goal joins the promoted ones after those promoted earlier: no tick demotes another's goal.
+    if (spec.focus.includes(goal)) return { spec: { ...spec, strength }, action: `asked more of goal ${goal} (strength ${strength[target.id]})` };
+    return { spec: { ...spec, strength, focus: [...spec.focus, goal] }, action: `put goal ${goal} ahead of the goals no tick has promoted and asked more of it (strength ${strength[target.id]})` };
   }
-  return { scores, plan: { target, spec: { ...spec, strength }, action: `strengthened ${target.id} and the rule it watches (strength ${strength[target.id]})` } };
+  return { spec: { ...spec, strength }, action: `strengthened ${target.id} and the rule it watches (strength ${strength[target.id]})` };
+}
+
+/** An edit a tick may store: it removes nothing and changes some text (a strength level that reads the same is no edit). */
+const movesForward = (d: KernelDiff) => d.removed.length === 0 && (d.added.length > 0 || d.changed.length > 0 || d.goal_order !== null);
+
+/**
+ * The next spec, addressing the weakest check the evidence speaks to whose edit changes the
+ * kernel; or why there is none. The new spec's evidence mark is past the signals read.
+ */
+export function planTick(spec: KernelSpec, artifact: KernelArtifact, signals: readonly Signal[]): { plan?: TickPlan; idle?: Idle; scores: CheckScore[] } {
+  const scores = scoreChecks(artifact, signals);
+  if (!signals.length) return { scores, idle: 'no_evidence' };
+  for (const target of byWeakness(scores)) {
+    const next = addressing(spec, artifact, target);
+    const built = buildKernel(next.spec);
+    const diff = diffKernels(artifact, built);
+    if (!movesForward(diff)) continue;
+    const evidence_from = markAfter(spec.evidence_from, signals);
+    return { scores, plan: { spec: { ...next.spec, ...(evidence_from ? { evidence_from } : {}) }, artifact: built, diff, target, action: next.action } };
+  }
+  return { scores, idle: 'nothing_to_change' };
 }

@@ -1,34 +1,32 @@
 // improve_kernel and run_loop_tick (SPEC.md 1.5, 4.2; TOOLS.md "Value tools"): metered value tools
 // over the pure builder (build.ts) and loop (loop.ts). improve_kernel builds a kernel from goals,
 // the listing's card, the caller's feedback (same-call feedback is recorded and applied) and the
-// most common themes of others' feedback, and stores it as the caller's next version. A loop tick
-// scores the latest kernel's checks against feedback and outcomes since that version and stores
-// the next version with a diff and a reason.
+// most common themes of others' feedback, keeps what loop ticks learned on the caller's earlier
+// versions (carry.ts), and stores it as the caller's next version. run_loop_tick is in tick.ts.
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { badRequest } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
-import type { Executor } from '../platform/db/executor.ts';
 import { nextStep } from '../platform/next-step.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { requireListing } from '../listings/operations.ts';
 import { capabilityNames } from '../listings/capabilities.ts';
 import type { ListingRow } from '../listings/store.ts';
 import { metered, meteredArgs } from '../metering/run.ts';
-import { resolveSubject, type Subject } from '../metering/caller.ts';
 import { meterView } from '../metering/meter.ts';
 import { usageOfDay } from '../metering/store.ts';
 import { utcDay } from '../metering/day.ts';
-import { outcomesSince, type Outcome } from '../traces/outcomes.ts';
 import { bodyField, feedbackModeField, ratingField, realBody, recordFeedback, structuredNotOpen, themesView, type Recorded } from '../feedback/operations.ts';
-import { commonThemes, feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
+import { commonThemes, recentFeedbackOf } from '../feedback/store.ts';
 import { themeLabel, type ThemeId } from '../feedback/themes.ts';
 import { buildKernel, withThemes, type CardData, type KernelArtifact, type KernelSpec } from './build.ts';
 import { THEME_PARTS } from './parts.ts';
-import { parseGoals } from './goals.ts';
-import { feedbackSignal, outcomeSignal, planTick } from './loop.ts';
-import { diffKernels } from './diff.ts';
-import { latestVersion, saveVersion } from './store.ts';
+import { goalsField, parseGoals } from './goals.ts';
+import { carryLearned, keptAnything, keptReason, type LoopKept } from './carry.ts';
+import { latestVersion, lockHead, saveVersion } from './store.ts';
+import { claimsOf, meterOutput, nextStepOutput, subjectView } from './tool-parts.ts';
+
+export { runLoopTick } from './tick.ts';
 
 /** The caller's own feedback read into a new kernel (newest first). */
 export const OWN_HISTORY = 20;
@@ -37,11 +35,6 @@ export const COMMUNITY_LISTED = 5;
 export const COMMUNITY_APPLIED = 2;
 /** A community theme is applied only when at least this many of others' items name it. */
 export const COMMUNITY_MIN_COUNT = 2;
-/** Signals one tick reads at most (of each kind). */
-const TICK_READ = 200;
-
-const nextStepOutput = z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
-const meterOutput = z.looseObject({ event_id: z.string(), used_today: z.number(), free_per_day: z.number(), refills_today: z.number(), remaining: z.number() });
 
 export const cardOf = (row: ListingRow): CardData => ({
   listing_id: row.id,
@@ -51,19 +44,9 @@ export const cardOf = (row: ListingRow): CardData => ({
   capabilities: (capabilityNames(row.capabilities) ?? []).map((c) => cleanText(c, 80)).filter((c) => c !== '').slice(0, 50),
 });
 
-/** Claims for the next call: the ones this call used (never the token: send it again yourself). */
-const claimsOf = (input: { agent_name?: string; listing_id?: string }) => ({
-  ...(input.agent_name !== undefined ? { agent_name: input.agent_name } : {}),
-  ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}),
-});
-
-const subjectView = (s: Subject) => ({ kind: s.kind, label: s.label, ...(s.note ? { note: s.note } : {}) });
-
 const improveInput = z.object({
   agent_name: z.string().min(1, 'is required').max(MAX_NAME).describe('Your agent\'s name (the kernel\'s role; with no listing or token, also whose allowance this spends).'),
-  goals: z
-    .union([z.string().max(12_000), z.array(z.string().max(2000)).max(50)])
-    .describe('What the agent must achieve: a list of goals, or text with one goal per line (at most 20 goals of 500 characters).'),
+  goals: goalsField,
   listing_id: z.string().max(64).optional().describe('Your listing: its card\'s name, description and capabilities feed the role (quoted as data).'),
   audience: z.enum(['agent', 'mcp']).optional().describe('Who runs the kernel: an agent or an MCP server (default: the listing\'s kind, else agent).'),
   mode: feedbackModeField,
@@ -89,6 +72,7 @@ export const improveKernel = defineOperation({
     cut: z.array(z.looseObject({ kind: z.string() })),
     artifact: z.looseObject({ role: z.looseObject({ text: z.string() }), objectives: z.array(z.looseObject({ id: z.string() })), constraints: z.array(z.looseObject({ id: z.string() })), eval_checks: z.array(z.looseObject({ id: z.string() })) }),
     community_deltas: z.array(z.looseObject({ theme: z.string(), count: z.number(), applied: z.boolean() })),
+    loop_kept: z.looseObject({ from_version: z.number(), dropped: z.array(z.looseObject({ id: z.string(), why: z.string() })) }).optional(),
     your_feedback_applied: z.looseObject({ feedback_id: z.string(), changes: z.array(z.looseObject({ id: z.string() })) }).optional(),
     ship_id: z.string().optional(),
     meter: meterOutput,
@@ -121,7 +105,7 @@ export const improveKernel = defineOperation({
       const ownThemes = [...new Set(own.flatMap((f) => f.themes))];
       let themes = withThemes([], ownThemes, 'your_feedback');
       themes = withThemes(themes, applied, 'community');
-      const spec: KernelSpec = {
+      const fresh: KernelSpec = {
         agent_name: agentName,
         audience,
         goals,
@@ -131,18 +115,25 @@ export const improveKernel = defineOperation({
         strength: {},
         focus: [],
       };
+      // What loop ticks learned on the caller's latest version stays (read under the head's lock, so a tick storing now is not lost).
+      await lockHead(trx, subject.key);
+      const previous = await latestVersion(trx, subject.key);
+      const carried = previous ? carryLearned(previous, fresh) : undefined;
+      const kept: LoopKept | undefined = carried && keptAnything(carried.kept) ? carried.kept : undefined;
+      const spec = carried?.spec ?? fresh;
       const artifact = buildKernel(spec);
       const reasonParts = [`built from ${goals.length} goal${goals.length === 1 ? '' : 's'}`];
       if (card) reasonParts.push(`the card of ${card.listing_id}`);
       if (ownThemes.length) reasonParts.push(`your feedback themes (${ownThemes.map(themeLabel).join(', ')})`);
       if (applied.length) reasonParts.push(`community themes (${applied.map(themeLabel).join(', ')})`);
+      if (kept) reasonParts.push(keptReason(kept));
       const saved = await saveVersion(trx, { subject: subject.key, kind: 'improve', listing_id: input.listing_id ?? null, agent_name: agentName, spec, artifact, reason: reasonParts.join(', '), diff: null, created_at: iso(now) });
       // The refill of same-call feedback lands after the charge: the meter shows the state after both.
       const usage = recorded?.refill.granted ? (await usageOfDay(trx, subject.allowance, utcDay(now))).find((r) => r.event_id === 'improve_kernel') : undefined;
-      return { saved, artifact, recorded, community, applied, meter: usage ? meterView(subject, 'improve_kernel', usage, now) : undefined };
+      return { saved, artifact, recorded, community, applied, kept, meter: usage ? meterView(subject, 'improve_kernel', usage, now) : undefined };
     });
 
-    const { saved, artifact, recorded, community, applied } = run.result;
+    const { saved, artifact, recorded, community, applied, kept } = run.result;
     return {
       ok: true as const,
       kernel_id: saved.id,
@@ -154,13 +145,14 @@ export const improveKernel = defineOperation({
       artifact,
       reason: saved.reason,
       community_deltas: community.map((c) => ({ theme: c.theme, label: themeLabel(c.theme), count: c.count, applied: applied.includes(c.theme), change: themeChange(c.theme) })),
+      ...(kept ? { loop_kept: kept } : {}),
       ...(recorded ? { your_feedback_applied: feedbackApplied(recorded, artifact), ship_id: saved.id } : {}),
       subject: subjectView(run.subject),
       meter: run.result.meter ?? run.meter,
       next_step: nextStep(
         'run_loop_tick',
         claimsOf(input),
-        'Use system_prompt_short in your runtime; report how runs went with deposit_outcome (or leave_feedback), then run one loop tick: it scores this kernel\'s checks against that evidence and stores the improved next version.',
+        'Use system_prompt_short in your runtime; report how runs went with deposit_outcome or leave_feedback (feedback given in this call counts too), then run one loop tick: it scores this kernel\'s checks against that evidence and stores the improved next version (with no evidence yet it changes nothing and says how to give some).',
       ),
     };
   },
@@ -182,99 +174,3 @@ function feedbackApplied(recorded: Recorded, artifact: KernelArtifact) {
   if (note) changes.push({ id: note.id, part: 'eval_check', text: note.check });
   return { feedback_id: item.id, rating: item.rating, counted: item.counted, themes: themesView(item.themes), changes, refill: recorded.refill };
 }
-
-const tickInput = z.object({
-  agent_name: z.string().max(MAX_NAME).optional().describe('Your agent\'s name, as you gave it to improve_kernel (whose kernel and allowance).'),
-  listing_id: z.string().max(64).optional().describe('Your listing, if your kernel was made for it.'),
-  ...meteredArgs,
-});
-
-/** Outcomes since a time by the caller and, for a listing's kernel, about that listing (each once). */
-async function outcomesFor(ex: Executor, subject: Subject, listingId: string | null, since: string): Promise<Outcome[]> {
-  const mine = await outcomesSince(ex, { depositor: subject.key }, since, TICK_READ);
-  const about = listingId ? await outcomesSince(ex, { listing_id: listingId }, since, TICK_READ) : [];
-  const seen = new Set<string>();
-  return [...mine, ...about].filter((o) => !seen.has(o.id) && seen.add(o.id)).sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
-}
-
-export const runLoopTick = defineOperation({
-  name: 'run_loop_tick',
-  title: 'Run one loop tick',
-  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  description:
-    'One improvement cycle over your latest kernel (from improve_kernel): scores its eval checks against feedback and outcomes since, rewrites the weakest and stores the next version. No kernel: spends nothing. Metered: 3 free a day.',
-  input: tickInput,
-  output: z.looseObject({
-    ok: z.literal(true),
-    ticked: z.boolean(),
-    changed: z.boolean(),
-    reason: z.string(),
-    version: z.number().optional(),
-    diff: z.looseObject({ added: z.array(z.unknown()), removed: z.array(z.unknown()), changed: z.array(z.unknown()) }).optional(),
-    meter: meterOutput,
-    next_step: nextStepOutput,
-  }),
-  handler: async (ctx: Ctx, input) => {
-    const listing = input.listing_id !== undefined ? await requireListing(ctx, input.listing_id) : undefined;
-    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
-    const now = ctx.clock.now();
-    const subject = await resolveSubject(ctx.db.kysely, ctx, claims);
-    if (!(await latestVersion(ctx.db.kysely, subject.key))) {
-      // Nothing to improve: no unit is spent; the meter is shown as it stands.
-      const row = (await usageOfDay(ctx.db.kysely, subject.allowance, utcDay(now))).find((r) => r.event_id === 'run_loop_tick') ?? { used: 0, refilled: 0, paid: 0 };
-      const name = cleanText(input.agent_name ?? '', MAX_NAME) || (listing ? cleanText(listing.name, MAX_NAME) : '') || 'my-agent';
-      return {
-        ok: true as const,
-        ticked: false,
-        changed: false,
-        reason: `${subjectView(subject).label} has no kernel yet: make one with improve_kernel, then tick`,
-        subject: subjectView(subject),
-        meter: meterView(subject, 'run_loop_tick', row, now),
-        next_step: nextStep(
-          'improve_kernel',
-          { agent_name: name, ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}) },
-          'Make your first kernel: add goals (what your agent must achieve, in your own words), then tick with the same agent_name (or listing_id): each tick improves it from your feedback and outcomes.',
-          ['goals'],
-        ),
-      };
-    }
-
-    const run = await metered(ctx, claims, 'run_loop_tick', async (trx, subject) => {
-      const latest = (await latestVersion(trx, subject.key))!;
-      const since = latest.created_at;
-      const feedback = await feedbackSince(trx, { subject: subject.key, ...(latest.listing_id ? { listing_id: latest.listing_id } : {}) }, since, TICK_READ);
-      const outcomes = await outcomesFor(trx, subject, latest.listing_id, since);
-      const signals = [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)];
-      const { plan, scores } = planTick(latest.spec, latest.artifact, signals);
-      const evidence = { since, feedback: feedback.length, outcomes: outcomes.length };
-      if (!plan) return { latest, scores, evidence, saved: undefined, reason: 'every eval check is already at full strength and the evidence names no new theme: nothing to rewrite' };
-      const artifact = buildKernel(plan.spec);
-      const diff = diffKernels(latest.artifact, artifact);
-      const t = plan.target;
-      const reason = `${t.id} (${t.label}) was the weakest check: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) since version ${latest.version} (${since}); ${plan.action}`;
-      const saved = await saveVersion(trx, { subject: subject.key, kind: 'tick', listing_id: latest.listing_id, agent_name: latest.agent_name, spec: plan.spec, artifact, reason, diff, created_at: iso(now) });
-      return { latest, scores, evidence, saved, reason, target: t };
-    });
-
-    const r = run.result;
-    return {
-      ok: true as const,
-      ticked: true,
-      changed: r.saved !== undefined,
-      reason: r.reason,
-      previous_version: r.latest.version,
-      ...(r.saved
-        ? { kernel_id: r.saved.id, version: r.saved.version, weakest: r.target, diff: r.saved.diff!, system_prompt_short: r.saved.artifact.system_prompt_short, chars: r.saved.artifact.chars, artifact: r.saved.artifact }
-        : { version: r.latest.version, system_prompt_short: r.latest.artifact.system_prompt_short }),
-      scores: r.scores,
-      evidence: r.evidence,
-      subject: subjectView(run.subject),
-      meter: run.meter,
-      next_step: nextStep(
-        'run_loop_tick',
-        claimsOf(input),
-        'Run your agent with the new system_prompt_short, report outcomes (deposit_outcome) or feedback (leave_feedback), then tick again: each tick works on the weakest check of the evidence since the last one.',
-      ),
-    };
-  },
-});

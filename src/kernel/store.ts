@@ -1,8 +1,10 @@
 // Kernel versions' SQL. The next version number comes from one upsert on kernel_heads
 // (INSERT ... ON CONFLICT DO UPDATE ... RETURNING), which holds the head row until commit, so
 // concurrent improve_kernel and run_loop_tick calls of one caller number their versions apart.
+// A call that builds on the latest version locks the head first (`lockHead`), so it reads the
+// version the other call just stored instead of building beside it.
 import { sql } from 'kysely';
-import type { Executor } from '../platform/db/executor.ts';
+import { takesRowLocks, type Executor } from '../platform/db/executor.ts';
 import { newId } from '../platform/ids.ts';
 import { kernelTables as q, type KernelVersionsTable } from './tables.ts';
 import type { KernelArtifact, KernelSpec } from './build.ts';
@@ -59,6 +61,15 @@ export async function saveVersion(trx: Executor, v: Omit<KernelVersion, 'id' | '
   };
   await q(trx).insertInto('kernel_versions').values(row).execute();
   return version(row);
+}
+
+/**
+ * Holds a caller's head row until the transaction ends (PostgreSQL; a SQLite transaction is
+ * already alone), so two calls building on the caller's latest version take turns.
+ */
+export async function lockHead(trx: Executor, subject: string): Promise<void> {
+  if (!takesRowLocks(trx)) return;
+  await q(trx).selectFrom('kernel_heads').select('version').where('subject', '=', subject).forUpdate().execute();
 }
 
 /** A caller's latest kernel version (of the kernels built for one listing, when `listingId` is given), if any. */

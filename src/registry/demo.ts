@@ -81,7 +81,7 @@ export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, ho
     kernelId = (work.tick ?? work.kernel).id;
     artifacts = {
       kernel: kernelView(work.kernel),
-      loop_tick: work.tick ? { ...kernelView(work.tick), previous_version: work.kernel.version, scores: work.scores, evidence: work.evidence } : { changed: false, reason: 'every check is at full strength', scores: work.scores, evidence: work.evidence },
+      loop_tick: work.tick ? { ...kernelView(work.tick), previous_version: work.kernel.version, scores: work.scores, evidence: work.evidence } : { changed: false, reason: work.idle, scores: work.scores, evidence: work.evidence },
       network: await networkSnapshot(trx, row.id, now),
     };
   } else {

@@ -1,0 +1,157 @@
+// run_loop_tick (TOOLS.md "Value tools"): one improvement cycle over the caller's latest kernel.
+// It reads the evidence no earlier tick read (evidence.ts), scores the kernel's checks against it
+// and stores the next version addressing the weakest check the evidence speaks to (loop.ts).
+// Without a kernel, or without unread evidence, it changes nothing and spends nothing, and its
+// next_step is the call that gives what it lacks.
+import { z } from 'zod';
+import { defineOperation, type Ctx } from '../platform/operation.ts';
+import { iso } from '../platform/clock.ts';
+import { nextStep } from '../platform/next-step.ts';
+import { cleanText, MAX_NAME } from '../listings/text.ts';
+import { requireListing } from '../listings/operations.ts';
+import { metered, meteredArgs } from '../metering/run.ts';
+import { resolveSubject, type Subject } from '../metering/caller.ts';
+import { meterView } from '../metering/meter.ts';
+import { usageOfDay } from '../metering/store.ts';
+import { utcDay } from '../metering/day.ts';
+import { feedbackSignal, IDLE_REASONS, outcomeSignal, planTick } from './loop.ts';
+import { unreadEvidence, type Evidence } from './evidence.ts';
+import { evidenceSteps } from './evidence-steps.ts';
+import { latestVersion, lockHead, saveVersion, type KernelVersion } from './store.ts';
+import { claimsOf, meterOutput, nextStepOutput, subjectView } from './tool-parts.ts';
+
+const tickInput = z.object({
+  agent_name: z.string().max(MAX_NAME).optional().describe('Your agent\'s name, as you gave it to improve_kernel (whose kernel and allowance).'),
+  listing_id: z.string().max(64).optional().describe('Your listing, if your kernel was made for it.'),
+  ...meteredArgs,
+});
+type TickInput = z.output<typeof tickInput>;
+
+/** Thrown inside the metered transaction when another tick read the evidence first: the unit is rolled back. */
+class NoUnreadEvidence extends Error {
+  constructor(
+    readonly latest: KernelVersion,
+    readonly evidence: Evidence,
+  ) {
+    super('no unread evidence');
+  }
+}
+
+/** The caller's run_loop_tick usage today, when a call spends nothing. */
+async function meterAsItStands(ctx: Ctx, subject: Subject, now: Date) {
+  const row = (await usageOfDay(ctx.db.kysely, subject.allowance, utcDay(now))).find((r) => r.event_id === 'run_loop_tick') ?? { used: 0, refilled: 0, paid: 0 };
+  return meterView(subject, 'run_loop_tick', row, now);
+}
+
+const evidenceView = (e: Evidence) => ({ since: e.from.at, feedback: e.feedback.length, outcomes: e.outcomes.length });
+
+/** The tools that give evidence, for this caller and kernel. */
+const stepsFor = (input: TickInput, subject: Subject, latest: KernelVersion) =>
+  evidenceSteps({ agent_name: input.agent_name ?? (subject.kind === 'name' ? subject.label : latest.agent_name), listing_id: input.listing_id, goals: latest.spec.goals });
+
+async function noKernel(ctx: Ctx, input: TickInput, subject: Subject, listingName: string | undefined, now: Date) {
+  const name = cleanText(input.agent_name ?? '', MAX_NAME) || (listingName ? cleanText(listingName, MAX_NAME) : '') || 'my-agent';
+  return {
+    ok: true as const,
+    ticked: false,
+    changed: false,
+    reason: `${subjectView(subject).label} has no kernel yet: make one with improve_kernel, then tick`,
+    subject: subjectView(subject),
+    meter: await meterAsItStands(ctx, subject, now),
+    next_step: nextStep(
+      'improve_kernel',
+      { agent_name: name, ...(input.listing_id !== undefined ? { listing_id: input.listing_id } : {}) },
+      'Make your first kernel: add goals (what your agent must achieve, in your own words), then tick with the same agent_name (or listing_id): each tick improves it from your feedback and outcomes.',
+      ['goals'],
+    ),
+  };
+}
+
+async function noEvidence(ctx: Ctx, input: TickInput, subject: Subject, latest: KernelVersion, evidence: Evidence, now: Date) {
+  const steps = stepsFor(input, subject, latest);
+  return {
+    ok: true as const,
+    ticked: false,
+    changed: false,
+    reason: `${IDLE_REASONS.no_evidence}. Nothing was recorded since ${evidence.from.at} that no tick has read, so version ${latest.version} stays as it is and nothing was spent. Give evidence with leave_feedback, deposit_outcome or improve_kernel's rating and feedback, then tick.`,
+    version: latest.version,
+    system_prompt_short: latest.artifact.system_prompt_short,
+    evidence: evidenceView(evidence),
+    evidence_needed: steps,
+    subject: subjectView(subject),
+    meter: await meterAsItStands(ctx, subject, now),
+    next_step: steps[0]!,
+  };
+}
+
+export const runLoopTick = defineOperation({
+  name: 'run_loop_tick',
+  title: 'Run one loop tick',
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  description:
+    'One improvement cycle over your latest kernel (from improve_kernel): scores its eval checks against the feedback and outcomes no tick has read yet, rewrites the weakest one they speak to and stores the next version. No kernel or no new evidence: changes nothing, spends nothing, says what to do. Metered: 3 free a day.',
+  input: tickInput,
+  output: z.looseObject({
+    ok: z.literal(true),
+    ticked: z.boolean(),
+    changed: z.boolean(),
+    reason: z.string(),
+    version: z.number().optional(),
+    diff: z.looseObject({ added: z.array(z.unknown()), removed: z.array(z.unknown()), changed: z.array(z.unknown()) }).optional(),
+    evidence_needed: z.array(nextStepOutput).optional(),
+    meter: meterOutput,
+    next_step: nextStepOutput,
+  }),
+  handler: async (ctx: Ctx, input) => {
+    const listing = input.listing_id !== undefined ? await requireListing(ctx, input.listing_id) : undefined;
+    const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
+    const now = ctx.clock.now();
+    const subject = await resolveSubject(ctx.db.kysely, ctx, claims);
+    const latest = await latestVersion(ctx.db.kysely, subject.key);
+    if (!latest) return noKernel(ctx, input, subject, listing?.name, now);
+    // Checked before a unit is taken: a tick with nothing to read costs nothing.
+    const waiting = await unreadEvidence(ctx.db.kysely, subject, latest);
+    if (!waiting.feedback.length && !waiting.outcomes.length) return noEvidence(ctx, input, subject, latest, waiting, now);
+
+    const run = await metered(ctx, claims, 'run_loop_tick', async (trx, subject) => {
+      await lockHead(trx, subject.key);
+      const latest = (await latestVersion(trx, subject.key))!;
+      const evidence = await unreadEvidence(trx, subject, latest);
+      if (!evidence.feedback.length && !evidence.outcomes.length) throw new NoUnreadEvidence(latest, evidence);
+      const signals = [...evidence.feedback.map(feedbackSignal), ...evidence.outcomes.map(outcomeSignal)];
+      const { plan, idle, scores } = planTick(latest.spec, latest.artifact, signals);
+      const read = `${evidence.feedback.length} feedback item(s) and ${evidence.outcomes.length} outcome(s) recorded since ${evidence.from.at} (version ${latest.version})`;
+      if (!plan) return { latest, scores, evidence, saved: undefined, target: undefined, reason: `${IDLE_REASONS[idle ?? 'nothing_to_change']} (read ${read})` };
+      const t = plan.target;
+      const reason = `${t.id} (${t.label}) was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${read}; ${plan.action}`;
+      const saved = await saveVersion(trx, { subject: subject.key, kind: 'tick', listing_id: latest.listing_id, agent_name: latest.agent_name, spec: plan.spec, artifact: plan.artifact, reason, diff: plan.diff, created_at: iso(now) });
+      return { latest, scores, evidence, saved, reason, target: t };
+    }).catch((err: unknown) => {
+      if (err instanceof NoUnreadEvidence) return err;
+      throw err;
+    });
+    if (run instanceof NoUnreadEvidence) return noEvidence(ctx, input, subject, run.latest, run.evidence, now);
+
+    const r = run.result;
+    const steps = stepsFor(input, run.subject, r.saved ?? r.latest);
+    return {
+      ok: true as const,
+      ticked: true,
+      changed: r.saved !== undefined,
+      reason: r.reason,
+      previous_version: r.latest.version,
+      ...(r.saved
+        ? { kernel_id: r.saved.id, version: r.saved.version, weakest: r.target, diff: r.saved.diff!, system_prompt_short: r.saved.artifact.system_prompt_short, chars: r.saved.artifact.chars, artifact: r.saved.artifact }
+        : { version: r.latest.version, system_prompt_short: r.latest.artifact.system_prompt_short }),
+      scores: r.scores,
+      evidence: evidenceView(r.evidence),
+      evidence_needed: steps,
+      subject: subjectView(run.subject),
+      meter: run.meter,
+      // More unread evidence than one tick reads: tick again; else the next tick needs new evidence first.
+      next_step: r.evidence.more
+        ? nextStep('run_loop_tick', claimsOf(input), 'More feedback and outcomes wait than one tick reads: tick again to work through them.')
+        : { ...steps[0]!, why: 'Run your agent with the new system_prompt_short, then rate how it did: the next loop tick reads that and works on the weakest check it speaks to (deposit_outcome and improve_kernel with feedback give evidence too, see evidence_needed).' },
+    };
+  },
+});
