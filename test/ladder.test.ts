@@ -3,8 +3,8 @@
 // @a2a-js/sdk agent, both made Live by real probes, beside a partner that never answers in time
 // and one that answers garbage. mesh_match -> mesh_compose -> used_with -> execute_compose ->
 // deposit_outcome: the good partners' results come back and feed each other, the bad ones are
-// reported with their reasons, and used_with, the outcome, danger marks and a feed event are
-// written. Then the guard: a partner whose address became private is refused before any dial.
+// reported with their reasons, and used_with, an outcome on each partner, danger marks and a feed
+// event are written. Then the guard: a partner whose address became private is refused before any dial.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -111,6 +111,7 @@ test(`the mesh ladder runs against real partners; a slow and a garbage partner a
   assert.ok(used.pair.value > 0);
   assert.equal(used.next_step.tool, 'execute_compose');
   assert.equal(used.next_step.args.composition_id, plan.composition_id);
+  assert.deepEqual(used.next_step.needs, ['input'], 'a plan without a goal leaves the first text to the caller');
 
   const run = await ok(client, 'execute_compose', { ...used.next_step.args, input: 'good morning', agent_name: 'ladder' });
   assert.equal(run.status, 'partial');
@@ -135,12 +136,14 @@ test(`the mesh ladder runs against real partners; a slow and a garbage partner a
   assert.equal(run.output, good[1].output);
   assert.equal(slow.hits >= 1 && garbage.hits >= 1, true);
 
-  // What was recorded: used_with on the pair that answered, the outcome, danger on both failures.
+  // What was recorded: an outcome on each partner that did its step or failed it, with the run;
+  // used_with on the pair that answered; danger on both failures.
   const sql = app.sql;
-  const outcome = await sql.selectFrom('trace_outcomes').selectAll().where('from_label', '=', plan.composition_id).executeTakeFirstOrThrow();
-  assert.equal(Number(outcome.ok), 0);
-  assert.equal(Number(outcome.quality), 0.5);
-  assert.equal(outcome.id, run.recorded.outcome_id);
+  assert.equal(run.recorded.from, `${plan.composition_id}/${run.run_id}`);
+  const outcomes = await sql.selectFrom('trace_outcomes').selectAll().where('from_label', '=', run.recorded.from).execute();
+  const verdicts = Object.fromEntries(outcomes.map((o) => [o.listing_id, [Number(o.ok), Number(o.quality)]]));
+  assert.deepEqual(verdicts, { [ids.everything]: [1, 1], [ids.agent]: [1, 1], [ids.slow]: [0, 0], [ids.garbage]: [0, 0] });
+  assert.deepEqual(new Set(run.recorded.outcomes.map((o: Structured) => o.outcome_id)), new Set(outcomes.map((o) => o.id)));
   const [a, b] = [ids.everything, ids.agent].sort();
   const pair = await sql.selectFrom('trace_field').selectAll().where('channel', '=', 'attraction').where('subject_key', '=', `pair:${a}|${b}`).executeTakeFirst();
   const chainHasPair = good.length === 2;
@@ -158,7 +161,8 @@ test(`the mesh ladder runs against real partners; a slow and a garbage partner a
   // The ladder's last rung: the outcome the caller reports, valid once it adds its own verdict.
   assert.deepEqual([run.next_step.tool, run.next_step.needs], ['deposit_outcome', ['ok', 'quality', 'body']]);
   const reported = await ok(client, run.next_step.tool, { ...run.next_step.args, ok: true, quality: 0.5, body: 'Two of four partners answered; the echo step did what I needed.' });
-  assert.equal(reported.outcome.from, plan.composition_id);
+  assert.equal(reported.outcome.from, run.recorded.from);
+  assert.equal(reported.outcome.listing_id, run.steps.find((s: Structured) => s.status === 'ok').listing_id);
 });
 
 /**
@@ -199,11 +203,18 @@ test(`execute_compose refuses bad inputs, unknown compositions and arguments it 
     gaps: [],
     created_at: clock.now().toISOString(),
   });
-  const unfilled = await ok(client, 'execute_compose', { composition_id: id, input: 'hello there', agent_name: 'ladder-2' });
-  assert.equal(unfilled.steps[0].status, 'skipped');
-  assert.equal(unfilled.steps[0].reason, 'needs_arguments');
-  assert.match(unfilled.steps[0].detail, /"extra"/);
-  assert.equal(unfilled.status, 'failed');
+  // Refused before anything is charged or recorded, naming what is missing and the call that supplies it.
+  const unfilled = await tool(client, 'execute_compose', { composition_id: id, input: 'hello there', agent_name: 'ladder-2' });
+  assert.equal(unfilled.isError, true);
+  const refusal = unfilled.structuredContent.error;
+  assert.deepEqual([refusal.code, refusal.field], ['needs_arguments', 'arguments']);
+  assert.match(refusal.message, /"extra"/);
+  assert.deepEqual(refusal.details.steps, [{ step: 1, listing_id: ids.everything, tool: 'echo', needs: [{ name: 'extra' }] }]);
+  assert.deepEqual(refusal.details.next_step.needs, ['arguments.1.extra']);
+  assert.deepEqual(await app.sql.selectFrom('trace_outcomes').select('id').where('from_label', 'like', `${id}/%`).execute(), []);
+  const filled = await ok(client, 'execute_compose', { ...refusal.details.next_step.args, arguments: { '1': { extra: 'x' } } });
+  assert.equal(filled.status, 'completed', JSON.stringify(filled.steps));
+  assert.equal(filled.meter.used_today, 1, 'the refused call spent nothing');
 });
 
 test(`execute_compose never reaches a partner whose address became private: refused before any dial (${engine})`, async () => {
@@ -238,7 +249,7 @@ test(`execute_compose never reaches a partner whose address became private: refu
     assert.equal(inside.steps[0].status, 'failed');
     assert.equal(inside.steps[0].reason, 'blocked_address');
     assert.deepEqual(dials, [], 'no connection was ever dialed');
-    const outcomes = await guarded.sql.selectFrom('trace_outcomes').selectAll().where('from_label', '=', 'cmp_guarded').execute();
+    const outcomes = await guarded.sql.selectFrom('trace_outcomes').selectAll().where('from_label', 'like', 'cmp_guarded/%').execute();
     assert.equal(outcomes.length, 1, 'the refused runs recorded nothing; the blocked one its outcome');
   } finally {
     await guardedClient.close();
@@ -268,8 +279,8 @@ test(`execute_compose speaks each partner's era: a 2026-07-28 MCP server and a v
     assert.equal(run.steps[0].output, 'Sunny in Lisbon');
     assert.equal(run.output, 'translated: Sunny in Lisbon');
     assert.deepEqual(run.recorded.used_with, [{ listing_id: weather.id, partner_listing_id: translator.id }]);
-    const outcome = await app.sql.selectFrom('trace_outcomes').selectAll().where('id', '=', run.recorded.outcome_id).executeTakeFirstOrThrow();
-    assert.deepEqual([Number(outcome.ok), Number(outcome.quality)], [1, 1]);
+    const outcomes = await app.sql.selectFrom('trace_outcomes').selectAll().where('from_label', '=', run.recorded.from).execute();
+    assert.deepEqual(Object.fromEntries(outcomes.map((o) => [o.listing_id, [Number(o.ok), Number(o.quality)]])), { [weather.id]: [1, 1], [translator.id]: [1, 1] });
   } finally {
     await Promise.all([modern.close(), agent03.close()]);
   }

@@ -319,9 +319,9 @@ test(`mesh_compose covers with the fewest partners, breaks ties by trail then pr
   assert.equal(edges.compositions, before.compositions + 1);
   assert.ok(edges.edges >= 1);
 
-  // Gaps remain: next_step looks for partners for them, as valid mesh_match input.
+  // Gaps remain: next_step looks for partners for them, as valid mesh_match input, as the same caller.
   assert.equal(r.next_step.tool, 'mesh_match');
-  assert.deepEqual(r.next_step.args, { capabilities: ['book a flight'] });
+  assert.deepEqual(r.next_step.args, { capabilities: ['book a flight'], agent_name: 'composer' });
   const again = await follow(r.next_step);
   assert.equal(again.count, 0);
 
@@ -423,6 +423,8 @@ test(`bad inputs are clear 400s and 404s that cost nothing (${engine})`, async (
   assert.equal(e.field, 'listing_id');
   e = await fails('mesh_match', { capabilities: ['translate'], limit: 0, ...who });
   assert.equal(e.field, 'limit');
+  e = await fails('mesh_match', { capabilities: ['translate'], limit: 'ten', ...who });
+  assert.deepEqual([e.field, e.message], ['limit', 'invalid input: limit: must be a whole number 1-100']);
   e = await fails('mesh_compose', { ...who });
   assert.equal(e.field, 'goal');
   e = await fails('mesh_compose', { goal: 'the and of', ...who });

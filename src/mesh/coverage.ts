@@ -17,7 +17,15 @@ export interface StoredItem {
   title?: string;
   description?: string;
   tags?: string[];
-  params: { name: string; required: boolean; description?: string }[];
+  /** `type`: the JSON Schema type of the parameter, when the probe recorded one. */
+  params: StoredParam[];
+}
+
+export interface StoredParam {
+  name: string;
+  required: boolean;
+  description?: string;
+  type?: string;
 }
 
 /** The listing's stored skills or tools; bare names when only names were kept; [] when unprobed or unreadable. */
@@ -35,8 +43,8 @@ export function storedItems(stored: string | null): StoredItem[] {
           ...(Array.isArray(i.tags) ? { tags: i.tags.filter((t): t is string => typeof t === 'string') } : {}),
           params: Array.isArray(i.params)
             ? i.params
-                .filter((p): p is { name: string; required?: unknown; description?: unknown } => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string')
-                .map((p) => ({ name: p.name, required: p.required === true, ...(typeof p.description === 'string' ? { description: p.description } : {}) }))
+                .filter((p): p is { name: string; required?: unknown; description?: unknown; type?: unknown } => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string')
+                .map((p) => ({ name: p.name, required: p.required === true, ...(typeof p.description === 'string' ? { description: p.description } : {}), ...(typeof p.type === 'string' ? { type: p.type } : {}) }))
             : [],
         }));
     }

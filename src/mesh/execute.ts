@@ -3,12 +3,14 @@
 // output text is the next step's input; a step that fails or runs out of time is reported with its
 // reason and the chain goes on with the last good text (the plan is a pipeline: a later partner
 // still does its part on what there is). A step is skipped, not called, when its partner is no
-// longer Live, when a required argument is neither in the plan nor given, or when the run's budget
-// is spent. Rules and why: docs/decisions.md "execute_compose (issue 14)". Runs outside any
+// longer Live, when no text reached a step that takes text, or when the run's budget is spent;
+// arguments the caller must give were checked before the run was charged (run-checks.ts).
+// Rules and why: docs/decisions.md "The mesh ladder, trails and interop". Runs outside any
 // database transaction: no connection is held while partners think.
 import type { Fetcher } from '../platform/net/guarded-client.ts';
 import { callMcpTool, sendA2aText, type CallFailure, type CallResult } from './partner-call.ts';
-import type { CompositionStep, PlannedCall } from './store.ts';
+import { fillArguments, toolOf, valuesFor, type GivenArguments } from './arguments.ts';
+import type { CompositionStep } from './store.ts';
 
 /** Where and how to reach a step's partner now (its latest probe), and whether it is still Live. */
 export interface StepTarget {
@@ -18,7 +20,7 @@ export interface StepTarget {
 }
 
 export type StepStatus = 'ok' | 'failed' | 'skipped';
-export type SkipReason = 'not_live' | 'needs_arguments' | 'run_budget_spent';
+export type SkipReason = 'not_live' | 'needs_arguments' | 'no_text' | 'run_budget_spent';
 
 export interface StepReport {
   step: number;
@@ -37,11 +39,12 @@ export interface StepReport {
 }
 
 export interface RunOptions {
-  input: string;
+  /** The text the first call receives; undefined when the run has none (its first tool takes no text). */
+  input: string | undefined;
   stepTimeoutMs: number;
   runTimeoutMs: number;
-  /** Values for a step's arguments by step number (they fill the plan's placeholders). */
-  args: Record<string, Record<string, string | number | boolean>>;
+  /** The caller's values by step number or tool name (arguments.ts). */
+  args: GivenArguments;
   compositionId: string;
   /** Milliseconds on a monotonic clock (performance.now). */
   now: () => number;
@@ -49,42 +52,14 @@ export interface RunOptions {
   client: (signal: AbortSignal) => Fetcher;
 }
 
-/** Parameter names that usually take the text a tool works on, most likely first. */
-const TEXT_PARAMS = ['text', 'message', 'input', 'query', 'prompt', 'content', 'body', 'document', 'q'];
-const isPlaceholder = (v: unknown, name: string) => v === `<${name}>`;
-
-/**
- * A planned MCP call's arguments for this run: the caller's values first, then the plan's; the
- * text received fills the required parameter that is still a placeholder (a text-like name first).
- * Undefined, with the parameters missing, when a required one stays unfilled.
- */
-export function fillArguments(call: PlannedCall, given: Record<string, string | number | boolean> | undefined, text: string): { args: Record<string, unknown> } | { missing: string[] } {
-  const planned = ((call.params as { arguments?: Record<string, unknown> }).arguments ?? {}) as Record<string, unknown>;
-  const args: Record<string, unknown> = { ...planned, ...(given ?? {}) };
-  const required = (call.parameters ?? []).filter((p) => p.required).map((p) => p.name);
-  for (const name of Object.keys(planned)) if (!required.includes(name)) required.push(name);
-  const open = required.filter((n) => args[n] === undefined || isPlaceholder(args[n], n));
-  const textParam = [...open].sort((a, b) => rankOf(a) - rankOf(b))[0];
-  if (textParam !== undefined) args[textParam] = text;
-  const missing = open.filter((n) => n !== textParam);
-  if (missing.length) return { missing };
-  return { args };
-}
-
-function rankOf(name: string): number {
-  const i = TEXT_PARAMS.indexOf(name.toLowerCase());
-  return i < 0 ? TEXT_PARAMS.length : i;
-}
-
 const tenths = (ms: number) => Math.round(ms * 10) / 10;
-const toolOf = (call: PlannedCall) => String((call.params as { name?: unknown }).name ?? '');
 
 /** Runs one composition's steps; never throws for a partner's failure. */
 export async function runSteps(steps: readonly CompositionStep[], targets: ReadonlyMap<string, StepTarget>, o: RunOptions): Promise<{ steps: StepReport[]; output: string | null; ms: number }> {
   const started = o.now();
   const runDeadline = started + o.runTimeoutMs;
   const reports: StepReport[] = [];
-  let text = o.input;
+  let text: string | undefined = o.input;
   let lastGood: string | null = null;
   for (const step of steps) {
     const stepStarted = o.now();
@@ -111,13 +86,20 @@ export async function runSteps(steps: readonly CompositionStep[], targets: Reado
       const callStarted = o.now();
       let result: CallResult;
       if (call.protocol === 'mcp') {
-        const filled = fillArguments(call, o.args[String(step.step)], stepText);
+        const filled = fillArguments(call, valuesFor(call, step.step, o.args), stepText);
         if ('missing' in filled) {
-          failure = { reason: 'needs_arguments', detail: `tool ${JSON.stringify(toolOf(call))} needs ${filled.missing.map((m) => JSON.stringify(m)).join(', ')}: give them in arguments.${step.step}` };
+          // Checked before the run is charged; reached only when no text came through (every earlier step failed).
+          failure = filled.missing.length
+            ? { reason: 'needs_arguments', detail: `tool ${JSON.stringify(toolOf(call))} needs ${filled.missing.map((m) => JSON.stringify(m.name)).join(', ')}: give them in arguments.${step.step}` }
+            : { reason: 'no_text', detail: 'no text reached this step: the run had no input and no step before it answered' };
           break;
         }
         result = await callMcpTool(client, target.endpoint, target.protocol, toolOf(call), filled.args);
       } else {
+        if (stepText === undefined) {
+          failure = { reason: 'no_text', detail: 'no text reached this step: the run had no input and no step before it answered' };
+          break;
+        }
         const metadata = (call.params as { message?: { metadata?: Record<string, unknown> } }).message?.metadata ?? {};
         result = await sendA2aText(client, target.endpoint, target.protocol, stepText, `${o.compositionId}-${step.step}-${calls.length + 1}`, metadata);
       }
@@ -135,13 +117,13 @@ export async function runSteps(steps: readonly CompositionStep[], targets: Reado
     }
     const ms = tenths(o.now() - stepStarted);
     if (failure) {
-      const skipped = failure.reason === 'needs_arguments' && calls.length === 0;
+      const skipped = (failure.reason === 'needs_arguments' || failure.reason === 'no_text') && calls.length === 0;
       reports.push({ ...base, status: skipped ? 'skipped' : 'failed', reason: failure.reason, detail: failure.detail, calls, ms });
       continue;
     }
     reports.push({ ...base, status: 'ok', calls, output: stepText, ...(truncated ? { truncated } : {}), ms });
     text = stepText;
-    lastGood = stepText;
+    lastGood = stepText ?? null;
   }
   return { steps: reports, output: lastGood, ms: tenths(o.now() - started) };
 }

@@ -25,13 +25,15 @@ import { complementOf } from './complement.ts';
 import type { ItemHit } from './capability-index.ts';
 import { greedyCover, plannedCalls, planSteps, round } from './plan.ts';
 import { insertComposition, type Composition } from './store.ts';
+import { callerArgs, runHint, type Caller } from './run-hint.ts';
+import { wholeNumber } from './fields.ts';
 
 /** How a mesh_match hit's score weighs its parts (each 0-100). */
 export const MATCH_WEIGHTS = { relevance: 0.6, probe: 0.25, trail: 0.15 } as const;
 /** Trail strength at which the trail part is worth 50 of its 100 points (two full deposits of 5). */
 export const TRAIL_HALF_POINTS = 10;
 const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 50;
+const MAX_LIMIT = 100;
 const MAX_GOAL = 2000;
 const MAX_CANDIDATES = 50;
 
@@ -87,7 +89,7 @@ export const meshMatchInput = z.object({
   ),
   listing_id: listingIdField.optional().describe('Your listing: never returned as a partner; without capabilities, partners that complement it.'),
   kind: kindField,
-  limit: z.coerce.number().int().min(1, `must be 1-${MAX_LIMIT}`).max(MAX_LIMIT, `must be 1-${MAX_LIMIT}`).optional().describe(`Partners to return, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+  limit: wholeNumber(1, MAX_LIMIT).optional().describe(`Partners to return, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
   agent_name: agentNameField,
   ...meteredArgs,
 });
@@ -137,7 +139,7 @@ export const meshMatch = defineOperation({
     const next: NextStep = hits.length
       ? nextStep(
           'mesh_compose',
-          { capabilities: matched, candidates: hits.map((h) => h.listing_id), ...(self ? { listing_id: self.id } : {}), ...(input.kind ? { kind: input.kind } : {}) },
+          { capabilities: matched, candidates: hits.map((h) => h.listing_id), ...(self ? { listing_id: self.id } : {}), ...(input.kind ? { kind: input.kind } : {}), ...(input.agent_name !== undefined ? { agent_name: input.agent_name } : {}) },
           'Plan the fewest of these partners that cover what you need, with the call each makes; the plan is stored for later runs.',
         )
       : asked.length
@@ -206,21 +208,21 @@ async function deriveCapabilities(ctx: MeshCtx, ex: Executor, needs: readonly st
   return out;
 }
 
-/** What follows a stored composition: the gaps' partners, or the next rung of the ladder (used_with, execute_compose). */
-function afterCompose(c: Composition, kind: 'agent' | 'mcp' | undefined): NextStep {
+/** What follows a stored composition: the gaps' partners, or the next rung of the ladder (used_with, execute_compose), as the same caller. */
+function afterCompose(c: Composition, kind: 'agent' | 'mcp' | undefined, who: Caller): NextStep {
   if (c.gaps.length) {
-    return nextStep('mesh_match', { capabilities: c.gaps, ...(kind ? { kind } : {}) }, 'Some capabilities have no Live partner yet: look for partners for the gaps (a new match also leaves demand others can see).');
+    return nextStep('mesh_match', { capabilities: c.gaps, ...(kind ? { kind } : {}), ...callerArgs(who) }, 'Some capabilities have no Live partner yet: look for partners for the gaps (a new match also leaves demand others can see).');
   }
   const members = [...new Set([...(c.listing_id ? [c.listing_id] : []), ...c.steps.map((s) => s.listing_id)])];
   if (members.length >= 2) {
     return nextStep(
       'used_with',
-      { listing_id: members[0], partner_listing_id: members[1], capability: c.steps[0]!.covers[0] ?? c.capabilities[0], composition_id: c.composition_id },
+      { listing_id: members[0], partner_listing_id: members[1], capability: c.steps[0]!.covers[0] ?? c.capabilities[0], composition_id: c.composition_id, ...(who.agent_name !== undefined ? { agent_name: who.agent_name } : {}) },
       'Record that these listings are used together (the pair\'s composition intensity); its next step runs the composition.',
     );
   }
   if (!c.steps.length) return nextStep('search_active', { limit: DEFAULT_LIMIT }, 'Nothing to call: browse the Live listings.');
-  return nextStep('execute_compose', { composition_id: c.composition_id, input: c.goal ?? c.capabilities.join(', ') }, 'Run the composition against its partner for real.');
+  return runHint(c, who, 'Run the composition against its partner for real.');
 }
 
 export const meshComposeInput = z.object({
@@ -316,7 +318,7 @@ export const meshCompose = defineOperation({
       tie_rule: 'most uncovered capabilities first; ties: stronger trail, then higher probe score, then smaller listing id',
       created_at: composition.created_at,
       meter,
-      next_step: afterCompose(composition, input.kind),
+      next_step: afterCompose(composition, input.kind, { agent_name: input.agent_name, listing_id: composition.listing_id ?? undefined }),
     };
   },
 });

@@ -12,7 +12,14 @@ import { cleanText } from '../listings/text.ts';
 /** A partner's answer is kept up to this many characters (what feeds the next step and is shown). */
 export const MAX_ANSWER_CHARS = 2000;
 
-export type CallFailure = 'timeout' | 'blocked_address' | 'unreachable' | 'too_large' | 'bad_answer' | 'partner_error' | 'auth_required' | 'downgrade_redirect' | 'host_budget';
+export type CallFailure = 'timeout' | 'blocked_address' | 'unreachable' | 'too_large' | 'bad_answer' | 'partner_error' | 'auth_required' | 'downgrade_redirect' | 'host_budget' | 'invalid_arguments';
+
+/** A tool's refusal of the arguments it was sent (JSON-RPC -32602 or the SDKs' validation text): the caller's values, not the partner's fault. */
+const ARGUMENT_REFUSAL = /-32602|input validation|invalid arguments|invalid params/i;
+/** -32602 is also an unknown tool: the partner no longer offers what the plan calls. */
+const UNKNOWN_TOOL = /unknown tool|not found/i;
+const argumentRefusal = (text: string): CallResult | undefined =>
+  ARGUMENT_REFUSAL.test(text) && !UNKNOWN_TOOL.test(text) ? { ok: false, reason: 'invalid_arguments', detail: `the tool refused its arguments: ${JSON.stringify(cleanText(text, 200))}` } : undefined;
 
 export type CallResult = { ok: true; text: string; truncated: boolean } | { ok: false; reason: CallFailure; detail: string };
 
@@ -72,9 +79,20 @@ export function modernToolCall(name: string, args: Record<string, unknown>): { m
   };
 }
 
+/** A tools/call reply: the tool's answer, or why there is none (a JSON-RPC -32602 about the arguments is the caller's). */
+function toolReply(reply: RpcReply): CallResult {
+  const error = reply.message?.error;
+  if (error && error.code === -32602) {
+    const refused = argumentRefusal(`-32602 ${typeof error.message === 'string' ? error.message : ''}`);
+    if (refused) return refused;
+  }
+  const r = resultOf(reply, 'tools/call');
+  return 'failure' in r ? r.failure : toolAnswer(r.result);
+}
+
 function toolAnswer(result: unknown): CallResult {
   if (!isObj(result)) return { ok: false, reason: 'bad_answer', detail: 'tools/call answered without a result object' };
-  if (result.isError === true) return { ok: false, reason: 'partner_error', detail: 'the tool reported an error' };
+  if (result.isError === true) return argumentRefusal(textsOf(result.content).join(' ')) ?? { ok: false, reason: 'partner_error', detail: 'the tool reported an error' };
   const texts = textsOf(result.content);
   if (texts.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
   return kept(texts);
@@ -85,9 +103,7 @@ export async function callMcpTool(client: Fetcher, endpoint: string, protocol: s
   try {
     if (protocol === MODERN_VERSION) {
       const call = modernToolCall(name, args);
-      const reply = await postRpc(client, endpoint, call.message, call.headers);
-      const r = resultOf(reply, 'tools/call');
-      return 'failure' in r ? r.failure : toolAnswer(r.result);
+      return toolReply(await postRpc(client, endpoint, call.message, call.headers));
     }
     const version = protocol && LEGACY_VERSIONS.includes(protocol) ? protocol : LEGACY_VERSIONS[0]!;
     const init = await postRpc(client, endpoint, { jsonrpc: '2.0', id: 'rc-init', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: CLIENT_INFO } });
@@ -98,9 +114,7 @@ export async function callMcpTool(client: Fetcher, endpoint: string, protocol: s
     const headers: Record<string, string> = { 'mcp-protocol-version': ir.result.protocolVersion, ...(session ? { 'mcp-session-id': session } : {}) };
     try {
       await postRpc(client, endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-      const reply = await postRpc(client, endpoint, { jsonrpc: '2.0', id: 'rc-call', method: 'tools/call', params: { name, arguments: args } }, headers);
-      const r = resultOf(reply, 'tools/call');
-      return 'failure' in r ? r.failure : toolAnswer(r.result);
+      return toolReply(await postRpc(client, endpoint, { jsonrpc: '2.0', id: 'rc-call', method: 'tools/call', params: { name, arguments: args } }, headers));
     } finally {
       // A stateful server keeps the session until told; ending it is polite and never waited on for its fate.
       if (session) await client.fetch(endpoint, { method: 'DELETE', headers }).catch(() => undefined);

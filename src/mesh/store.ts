@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { meshTables as q } from './tables.ts';
+import type { StoredParam } from './coverage.ts';
 
 /** A planned call to a partner (A2A message/send or MCP tools/call). */
 export interface PlannedCall {
@@ -14,7 +15,7 @@ export interface PlannedCall {
   /** The capability this call serves. */
   capability?: string;
   /** MCP: the parameters of the chosen tool as the prober recorded them. */
-  parameters?: { name: string; required: boolean; description?: string }[];
+  parameters?: StoredParam[];
 }
 
 export interface CompositionStep {

@@ -13,11 +13,12 @@ import { canonicalCapability } from './coverage.ts';
 import { composedPeers, recentCapabilitySets } from './store.ts';
 import { coverage, findPartners, type MeshCtx } from './partners.ts';
 import { TRAIL_MODES, walkTrail } from './walk.ts';
-import { USED_WITH_INTENSITY } from './ladder.ts';
+import { USED_WITH_INTENSITY } from './run-record.ts';
+import { wholeNumber } from './fields.ts';
 import { round } from './plan.ts';
 
 const listingIdField = z.string().min(1).max(64);
-const limitField = (max: number, dflt: number) => z.coerce.number().int().min(1, `must be 1-${max}`).max(max, `must be 1-${max}`).optional().describe(`How many, 1-${max} (default ${dflt}).`);
+const limitField = (max: number, dflt: number) => wholeNumber(1, max).optional().describe(`How many, 1-${max} (default ${dflt}).`);
 
 /** A capability as the mesh compares it, or a 400 the caller can act on. */
 function capabilityArg(raw: string, field = 'capability'): string {
@@ -38,7 +39,7 @@ export const followTrail = defineOperation({
     listing_id: listingIdField.optional().describe('Start at this listing.'),
     capability: z.string().max(200).optional().describe('Or start at this capability.'),
     mode: z.enum(TRAIL_MODES).optional().describe('hot (default), demand, danger or composition.'),
-    steps: z.coerce.number().int().min(1, 'must be 1-5').max(5, 'must be 1-5').optional().describe('Hops, 1-5 (default 3).'),
+    steps: wholeNumber(1, 5).optional().describe('Hops, 1-5 (default 3).'),
   }),
   output: z.looseObject({ ok: z.literal(true), mode: z.string(), path: z.array(z.looseObject({ hop: z.number(), strength: z.number() })), ended: z.string() }),
   handler: async (ctx: MeshCtx, input) => {
@@ -124,10 +125,16 @@ export const attractorTargets = defineOperation({
     const now = ctx.clock.now();
     const since = now.getTime() - ATTRACTOR_WINDOW_H * HOUR_MS;
     const gain = new Map<string, { total: number; deposits: number }>();
+    // Subjects of the kind not asked for that gained: an empty answer then says where attraction went.
+    const elsewhere = new Set<string>();
     for (const d of await depositsSince(ctx.db.kysely, since, ATTRACTOR_READ, 'attraction')) {
       if (d.at_ms > now.getTime()) continue;
       const kind = d.subject_key.startsWith('listing:') ? 'listing' : d.subject_key.startsWith('cap:') ? 'capability' : undefined;
-      if (!kind || (input.kind && input.kind !== kind)) continue;
+      if (!kind) continue;
+      if (input.kind && input.kind !== kind) {
+        elsewhere.add(d.subject_key);
+        continue;
+      }
       const g = gain.get(d.subject_key) ?? { total: 0, deposits: 0 };
       g.total += d.intensity;
       g.deposits++;
@@ -151,6 +158,8 @@ export const attractorTargets = defineOperation({
       };
     });
     const first = targets[0];
+    const other = input.kind === 'listing' ? 'capability' : 'listing';
+    const plural = (kind: string, n: number) => (n === 1 ? kind : kind === 'capability' ? 'capabilities' : `${kind}s`);
     return {
       ok: true as const,
       at: iso(now),
@@ -159,7 +168,9 @@ export const attractorTargets = defineOperation({
       targets,
       next_step: first
         ? nextStep('follow_trail', first.subject_kind === 'listing' ? { listing_id: first.id } : { capability: first.id }, 'Follow the trail from the fastest attractor.')
-        : nextStep('sense_traces', {}, 'No attraction gained in the last 24 hours: read the whole field.'),
+        : input.kind && elsewhere.size
+          ? nextStep('attractor_targets', { kind: other }, `No ${input.kind} gained attraction in the last ${ATTRACTOR_WINDOW_H} hours; ${elsewhere.size} ${plural(other, elsewhere.size)} did: see them.`)
+          : nextStep('sense_traces', {}, 'No attraction gained in the last 24 hours: read the whole field.'),
     };
   },
 });

@@ -34,7 +34,7 @@ export function storedCapabilities(report: ProbeReport): string {
     ...(c.title ? { title: cleanText(c.title, 200) } : {}),
     ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
     ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
-    params: c.params.slice(0, 50).map((p) => ({ name: cleanText(p.name, 100), required: p.required, ...(p.description ? { description: cleanText(p.description, 300) } : {}) })),
+    params: c.params.slice(0, 50).map((p) => ({ name: cleanText(p.name, 100), required: p.required, ...(p.description ? { description: cleanText(p.description, 300) } : {}), ...(p.type ? { type: cleanText(p.type, 20) } : {}) })),
   }));
   // The names are the cleaned, capped ones: what is hashed is what is shown, and a server with
   // endless tools cannot make the row grow without bound.

@@ -47,7 +47,11 @@ function authOf(reply: RpcReply): McpHandshake['auth'] | undefined {
   return { resourceMetadata: m?.[1] };
 }
 
-/** Tool name, description and parameter docs, kept for search and the score. */
+/** A parameter's JSON Schema type: the type it names, or the first non-null one of a list. */
+const schemaType = (type: unknown): string | undefined =>
+  typeof type === 'string' ? type : Array.isArray(type) ? type.find((t): t is string => typeof t === 'string' && t !== 'null') : undefined;
+
+/** Tool name, description and parameter docs (with each parameter's type), kept for search, the score and execute_compose. */
 export function toolCapabilities(tools: unknown): Capability[] {
   if (!Array.isArray(tools)) return [];
   return tools.filter((t) => isObj(t) && typeof t.name === 'string').map((t) => {
@@ -62,6 +66,7 @@ export function toolCapabilities(tools: unknown): Capability[] {
         name,
         description: isObj(p) && typeof p.description === 'string' ? p.description : undefined,
         required: required.includes(name),
+        type: isObj(p) ? schemaType(p.type) : undefined,
       })),
     };
   });

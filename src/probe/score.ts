@@ -4,7 +4,8 @@ export interface Capability {
   name: string;
   title?: string;
   description?: string;
-  params: { name: string; description?: string; required: boolean }[];
+  /** A tool's parameters; `type` is the JSON Schema type its input schema names, when it names one. */
+  params: { name: string; description?: string; required: boolean; type?: string }[];
   tags?: string[];
 }
 

@@ -15,12 +15,11 @@ import { outcomesSince } from '../traces/outcomes.ts';
 import { commonThemes, feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
 import { buildKernel, withThemes, type KernelSpec } from '../kernel/build.ts';
 import { keyTerms } from '../kernel/terms.ts';
-import { feedbackSignal, outcomeSignal, planTick } from '../kernel/loop.ts';
-import { diffKernels } from '../kernel/diff.ts';
+import { feedbackSignal, IDLE_REASONS, outcomeSignal, planTick } from '../kernel/loop.ts';
 import { latestVersion, saveVersion, type KernelVersion } from '../kernel/store.ts';
 import { cardOf, COMMUNITY_APPLIED, COMMUNITY_LISTED, COMMUNITY_MIN_COUNT, OWN_HISTORY } from '../kernel/operations.ts';
-import { queryProblem } from '../search/engine.ts';
-import { canonicalCapability, MAX_CAPABILITIES, storedItems } from '../mesh/coverage.ts';
+import { storedItems } from '../mesh/coverage.ts';
+import { serverTools } from '../mesh/server-tools.ts';
 import { findPartners, type MeshCtx, type Partner } from '../mesh/partners.ts';
 import { complementOf } from '../mesh/complement.ts';
 import { greedyCover, planSteps, round } from '../mesh/plan.ts';
@@ -92,15 +91,15 @@ export async function aliveWork(trx: Executor, row: ListingRow, holder: string, 
   // The tick reads every piece of evidence about the listing so far (feedback naming it or left by it, outcomes about it).
   const feedback = await feedbackSince(trx, { subject: listingWorkKey(row.id), listing_id: row.id }, '', TICK_READ);
   const outcomes = await outcomesSince(trx, { listing_id: row.id }, '', TICK_READ);
-  const { plan, scores } = planTick(first.spec, first.artifact, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
+  const { plan, idle, scores } = planTick(first.spec, first.artifact, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
   let tick: KernelVersion | undefined;
   if (plan) {
-    const artifact = buildKernel(plan.spec);
+    const artifact = plan.artifact;
     const t = plan.target;
-    const reason = `demo tick: ${t.id} (${t.label}) was the weakest check: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}`;
-    tick = await saveVersion(trx, { subject, kind: 'tick', listing_id: row.id, agent_name: first.agent_name, spec: plan.spec, artifact, reason, diff: diffKernels(first.artifact, artifact), created_at: at });
+    const reason = `demo tick: ${t.id} (${t.label}) was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}`;
+    tick = await saveVersion(trx, { subject, kind: 'tick', listing_id: row.id, agent_name: first.agent_name, spec: plan.spec, artifact, reason, diff: plan.diff, created_at: at });
   }
-  return { kernel: first, tick, scores, evidence: { feedback: feedback.length, outcomes: outcomes.length } };
+  return { kernel: first, tick, idle: idle && IDLE_REASONS[idle], scores, evidence: { feedback: feedback.length, outcomes: outcomes.length } };
 }
 
 const fieldView = (e: FieldEntry) => ({ channel: e.channel, subject_kind: e.subject_kind, a: e.a, b: e.b, value: round(e.value), deposits: e.deposits, last_at: e.last_at });
@@ -119,9 +118,8 @@ export async function networkSnapshot(ex: Executor, listingId: string, now: Date
   };
 }
 
-/** The server's tools as capabilities (cleaned, readable, at most MAX_CAPABILITIES). */
-export const toolCapabilities = (row: ListingRow): string[] =>
-  [...new Set(storedItems(row.capabilities).map((i) => canonicalCapability(i.name)))].filter((c) => c !== '' && queryProblem(c) === undefined).slice(0, MAX_CAPABILITIES);
+/** The server's tools as capabilities (all of them, up to mesh's MAX_SERVER_TOOLS). */
+export const toolCapabilities = (row: ListingRow): string[] => serverTools(row).capabilities;
 
 const matchView = (p: Partner) => ({
   listing_id: p.row.id,
@@ -136,13 +134,13 @@ const matchView = (p: Partner) => ({
 
 /** Live partners whose skills or tools cover this server's tools, most covered first. */
 export async function toolMatches(ctx: MeshCtx, ex: Executor, row: ListingRow) {
-  const tools = toolCapabilities(row);
+  const { capabilities: tools, left_out } = serverTools(row);
   const partners = tools.length ? await findPartners(ctx, ex, tools, { exclude: row.id }) : [];
   const hits = partners
     .map(matchView)
     .sort((a, b) => b.covers.length - a.covers.length || (b.probe_score ?? -1) - (a.probe_score ?? -1) || (a.listing_id < b.listing_id ? -1 : 1))
     .slice(0, MATCHES);
-  return { capabilities: tools, count: hits.length, hits };
+  return { capabilities: tools, ...(left_out.length ? { left_out } : {}), count: hits.length, hits };
 }
 
 export const compositionView = (c: Composition) => ({

@@ -18,15 +18,30 @@ const WRITTEN: Record<string, unknown> = {
   url: 'https://written-by-the-caller.example.org/mcp',
   result: 'The step is done: three sources compared in a short table.',
   agent_name: 'caller-agent',
+  input: 'The text the caller sends to the first step.',
 };
 
-interface Step {
+/** A need that names a place inside an argument (`arguments.<step>.<parameter>` of execute_compose): the caller writes a value there. */
+const NESTED = /^(arguments)\.([^.]+)\.(.+)$/;
+
+function fillNested(args: Record<string, unknown>, need: string): boolean {
+  const m = NESTED.exec(need);
+  if (!m) return false;
+  const [, field, key, param] = m as unknown as [string, string, string, string];
+  const outer = { ...((args[field] as Record<string, Record<string, unknown>> | undefined) ?? {}) };
+  outer[key] = { ...(outer[key] ?? {}), [param]: 2 };
+  args[field] = outer;
+  return true;
+}
+
+export interface Step {
   tool: string;
   args: Record<string, unknown>;
   needs?: string[];
 }
 
-function stepsIn(value: unknown, out: Step[] = [], depth = 0): Step[] {
+/** Every next_step inside an answer, at any depth. */
+export function stepsIn(value: unknown, out: Step[] = [], depth = 0): Step[] {
   if (depth > 12) return out;
   if (Array.isArray(value)) for (const v of value) stepsIn(v, out, depth + 1);
   else if (value && typeof value === 'object') {
@@ -37,17 +52,24 @@ function stepsIn(value: unknown, out: Step[] = [], depth = 0): Step[] {
   return out;
 }
 
+/** A step's args with what its `needs` leave to the caller written in (the owner token is a header, not an arg). */
+export function filledArgs(step: Step): Record<string, unknown> {
+  const filled: Record<string, unknown> = { ...step.args };
+  for (const need of step.needs ?? []) {
+    if (need === 'owner_token' || fillNested(filled, need)) continue;
+    if (need in WRITTEN) filled[need] = WRITTEN[need];
+  }
+  return filled;
+}
+
 /** Why a step cannot run as suggested, or undefined when it can. */
 export function stepProblem(step: Step): string | undefined {
   if (step.tool === 'find_tools') return undefined;
   const op = byTool.get(step.tool);
   if (!op) return `next_step names ${step.tool}, which is no tool`;
-  const filled: Record<string, unknown> = { ...step.args };
-  for (const need of step.needs ?? []) {
-    if (need === 'owner_token') continue;
-    if (!(need in WRITTEN)) return `next_step ${step.tool} needs ${need}, which no caller is told how to write`;
-    filled[need] = WRITTEN[need];
-  }
+  const unknown = (step.needs ?? []).find((need) => need !== 'owner_token' && !NESTED.test(need) && !(need in WRITTEN));
+  if (unknown) return `next_step ${step.tool} needs ${unknown}, which no caller is told how to write`;
+  const filled = filledArgs(step);
   const parsed = (op.toolInput ?? op.input).safeParse(filled);
   return parsed.success ? undefined : `next_step ${step.tool} ${JSON.stringify(step.args)} (needs ${JSON.stringify(step.needs ?? [])}) is refused by its input schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
 }

@@ -1,0 +1,225 @@
+// execute_compose as callers meet it, through the MCP door with the official SDK client against
+// real partners made Live by real probes: server-everything (127.0.0.1; get-sum {a, b}, echo
+// {message}, ...) and an @a2a-js/sdk agent on a host of its own (127.0.0.2), which is also a
+// composer with its owner token. What a run records lands on the partners that answered, with the
+// run; the composer gets used_with and nothing else; an anonymous caller's run moves no rank. A run
+// that cannot start for the caller's own reason (missing or wrong arguments) is refused before
+// anything is charged or recorded, and every hint on the way (mesh_compose, used_with,
+// interop_session, the refusal itself) leads to a run that executes once its `needs` are written.
+// Also: mesh_match's limit named in words, and the mcp_mesh demo covering every tool of a server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
+import { connect, nameSubject, type Tools } from './helpers/value-tools.ts';
+import { asOwner, ownListing } from './helpers/owners.ts';
+import { waitForLane } from './helpers/wait.ts';
+import { startEverything, type Peer } from './peers/mcp-servers.ts';
+import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
+import { DAY_MS, ManualClock } from '../src/platform/clock.ts';
+import { canonicalCapability, storedItems } from '../src/mesh/coverage.ts';
+
+type Structured = Record<string, any>;
+
+const clock = new ManualClock('2026-11-02T09:00:00.000Z');
+let app: TestApp;
+let everything: Peer;
+let agent: AgentPeer;
+/** A caller without an owner token. */
+let stranger: Tools;
+/** The agent's owner (its owner token as Authorization: Bearer): a composer acting for its listing. */
+let composer: Tools;
+const ids = {} as Record<'everything' | 'agent', string>;
+
+before(async () => {
+  [everything, agent] = await Promise.all([startEverything(), startA2aAgent({ shape: '1.0', host: '127.0.0.2' })]);
+  app = await startApp({
+    clock,
+    probing: true,
+    env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', SEARCH_POLL_MS: '0', COMPOSE_STEP_TIMEOUT_MS: '5000', COMPOSE_RUN_TIMEOUT_MS: '20000' },
+  });
+  for (const [key, url] of [
+    ['everything', everything.url],
+    ['agent', agent.cardUrl],
+  ] as const) {
+    const published = await postJson(app, '/api/publish', { url });
+    const s = await waitForLane(app, published.body.listing_id, ['active', 'failed']);
+    assert.equal(s.lane, 'active', `${key}: ${s.lane_reason} ${JSON.stringify(s.probe)}`);
+    ids[key] = s.id;
+  }
+  await app.services.search.poll();
+  stranger = await connect(app);
+  composer = await connect(app, { headers: asOwner(await ownListing(app, ids.agent)), base: stranger.base });
+  await Promise.all([stranger.client.listTools(), composer.client.listTools()]); // results are then checked against each outputSchema
+});
+after(async () => {
+  await Promise.all([stranger?.close(), composer?.close()]);
+  await app?.close();
+  await Promise.all([everything?.close(), agent?.close()]);
+});
+
+/** A fresh UTC day: mesh_compose and execute_compose share 2 free units a day per address. */
+const newDay = () => clock.advance(DAY_MS);
+/** A next_step's args with what its `needs` names written in, as the caller would. */
+function written(next: { args: Record<string, unknown>; needs?: string[] }, values: Record<string, unknown>): Record<string, unknown> {
+  const args: Structured = structuredClone(next.args);
+  for (const need of next.needs ?? []) {
+    assert.ok(need in values, `the test writes ${need}`);
+    const [head, step, param] = need.split('.');
+    if (head === 'arguments') args.arguments = { ...args.arguments, [step!]: { ...args.arguments?.[step!], [param!]: values[need] } };
+    else args[need] = values[need];
+  }
+  return args;
+}
+const outcomesFrom = (from: string) => app.sql.selectFrom('trace_outcomes').selectAll().where('from_label', '=', from).execute();
+const outcomesOf = (listingId: string) => app.sql.selectFrom('trace_outcomes').selectAll().where('listing_id', '=', listingId).execute();
+const usedToday = async (via: Tools, agentName?: string) => {
+  const runs = await via.ok('get_agent_runs', agentName ? { agent_name: agentName } : {});
+  return runs.today.find((u: Structured) => u.event_id === 'mesh_compose')?.used ?? 0;
+};
+
+test(`a run's outcomes and rank effects land on the partner that answered, with the run; the composer gets used_with only (${engine})`, async () => {
+  newDay();
+  const plan = await composer.ok('mesh_compose', { listing_id: ids.agent, capabilities: ['get-sum', 'echo'] });
+  assert.deepEqual(plan.steps.map((s: Structured) => [s.listing_id, s.calls.map((c: Structured) => c.params.name)]), [[ids.everything, ['get-sum', 'echo']]]);
+  assert.equal(plan.next_step.tool, 'used_with');
+  const used = await composer.ok(plan.next_step.tool, plan.next_step.args);
+  // The hint runs once the caller writes the two numbers get-sum needs; it acts for the same listing.
+  assert.deepEqual([used.next_step.tool, used.next_step.args.listing_id, used.next_step.needs], ['execute_compose', ids.agent, ['arguments.1.a', 'arguments.1.b']]);
+  const run = await composer.ok('execute_compose', written(used.next_step, { 'arguments.1.a': 2, 'arguments.1.b': 3 }));
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.match(run.output, /The sum of 2 and 3 is 5/);
+  assert.deepEqual(run.steps[0].calls.map((c: Structured) => c.tool), ['get-sum', 'echo']);
+  assert.match(run.run_id, /^run_/);
+  assert.equal(run.recorded.from, `${plan.composition_id}/${run.run_id}`);
+
+  // One outcome, on the partner that answered, carrying the run; none on the composer.
+  const outcomes = await outcomesFrom(run.recorded.from);
+  assert.deepEqual(outcomes.map((o) => [o.listing_id, Number(o.ok), Number(o.quality), o.depositor]), [[ids.everything, 1, 1, `listing:${ids.agent}`]]);
+  assert.deepEqual(await outcomesOf(ids.agent), []);
+  // A claimed Live listing of another owner domain: its run moves the partner's rank.
+  assert.deepEqual(run.recorded.outcomes.map((o: Structured) => [o.listing_id, o.ok, o.moves_rank]), [[ids.everything, true, true]]);
+  const marks = await app.sql.selectFrom('trace_deposits').selectAll().where('subject_key', '=', `listing:${ids.everything}`).where('depositor', '=', `listing:${ids.agent}`).execute();
+  assert.deepEqual(marks.map((m) => [m.channel, Number(m.moves)]), [['attraction', 1]]);
+  // What a composer gets: used_with with the partner that answered.
+  assert.deepEqual(run.recorded.used_with, [{ listing_id: ids.agent, partner_listing_id: ids.everything }]);
+
+  // The ladder's last rung lands on the partner too, tied to the run.
+  assert.deepEqual([run.next_step.tool, run.next_step.args.listing_id, run.next_step.args.from], ['deposit_outcome', ids.everything, run.recorded.from]);
+  const reported = await composer.ok(run.next_step.tool, { ...run.next_step.args, ok: true, quality: 0.9, body: 'It added the two numbers and echoed the sum back correctly.' });
+  assert.equal(reported.outcome.listing_id, ids.everything);
+
+  // The composer's history shows its outcomes about the partner; abundance_rank credits the partner, not the composer.
+  const history = await composer.ok('get_agent_runs', {});
+  assert.ok(history.outcomes.length >= 2 && history.outcomes.every((o: Structured) => o.listing_id === ids.everything && o.mine), JSON.stringify(history.outcomes));
+  const ranks = (await stranger.ok('abundance_rank', {})).ranks as Structured[];
+  assert.ok(ranks.find((r) => r.listing_id === ids.everything)?.outcomes >= 2, JSON.stringify(ranks));
+  assert.equal(ranks.find((r) => r.listing_id === ids.agent)?.outcomes ?? 0, 0);
+
+  // A stranger's run of the same plan: recorded on the partner and shown, moving no rank.
+  const field = async () => Number((await app.sql.selectFrom('trace_field').select('value').where('channel', '=', 'attraction').where('subject_key', '=', `listing:${ids.everything}`).executeTakeFirst())?.value ?? 0);
+  const before = await field();
+  const theirs = await stranger.ok('execute_compose', { composition_id: plan.composition_id, arguments: { 'get-sum': { a: 4, b: 5 } }, agent_name: 'passer-by' });
+  assert.equal(theirs.status, 'completed');
+  assert.deepEqual(theirs.recorded.outcomes.map((o: Structured) => [o.listing_id, o.moves_rank]), [[ids.everything, false]]);
+  assert.match(theirs.recorded.outcomes[0].why, /move no rank/);
+  assert.deepEqual((await outcomesFrom(theirs.recorded.from)).map((o) => [o.listing_id, o.depositor]), [[ids.everything, nameSubject('passer-by')]]);
+  assert.equal(await field(), before, 'the field (and so the rank) did not move');
+  assert.equal((await app.sql.selectFrom('trace_deposits').select('moves').where('body', '=', `answered step 1 of ${theirs.recorded.from}`).executeTakeFirstOrThrow()).moves, 0);
+});
+
+test(`mesh_compose -> used_with -> execute_compose: a run missing arguments is refused unpaid, names them, and its next_step runs (${engine})`, async () => {
+  newDay();
+  const who = { agent_name: 'hinted' };
+  const plan = await stranger.ok('mesh_compose', { capabilities: ['get-sum', 'echo', 'translate text'], ...who });
+  assert.deepEqual(plan.steps.map((s: Structured) => s.listing_id), [ids.everything, ids.agent]);
+  assert.deepEqual([plan.next_step.tool, plan.next_step.args.agent_name], ['used_with', 'hinted']);
+  const used = await stranger.ok(plan.next_step.tool, plan.next_step.args);
+  // The hint carries the caller and says what only it can write: get-sum's two numbers (no text goes in first).
+  assert.deepEqual(used.next_step.args, { composition_id: plan.composition_id, agent_name: 'hinted' });
+  assert.deepEqual(used.next_step.needs, ['arguments.1.a', 'arguments.1.b']);
+  assert.match(used.next_step.why, /"a" \(number: "First number"\)/);
+
+  // The call as an agent made it, with the capabilities as its input: refused, nothing charged, sent or recorded.
+  const refused = await stranger.fail('execute_compose', { composition_id: plan.composition_id, input: 'get-sum, echo, translate text', ...who });
+  assert.deepEqual([refused.code, refused.field], ['needs_arguments', 'arguments']);
+  assert.match(refused.message, /step 1's tool "get-sum" needs "a" \(number: "First number"\), "b" \(number: "Second number"\)/);
+  assert.match(refused.message, /\{"1": \{"a": <number>, "b": <number>\}\}/);
+  assert.deepEqual(refused.details.steps, [
+    { step: 1, listing_id: ids.everything, tool: 'get-sum', needs: [{ name: 'a', type: 'number', description: 'First number' }, { name: 'b', type: 'number', description: 'Second number' }] },
+  ]);
+  assert.equal(await usedToday(stranger, 'hinted'), 1, 'only mesh_compose was charged');
+  assert.deepEqual(await app.sql.selectFrom('trace_outcomes').select('id').where('from_label', 'like', `${plan.composition_id}/%`).execute(), []);
+  assert.equal(await app.sql.selectFrom('trace_field').select('value').where('channel', '=', 'danger').where('subject_key', '=', `listing:${ids.everything}`).executeTakeFirst(), undefined);
+
+  // Wrong keys, parameters and types are named before anything is charged too.
+  for (const [args, field] of [
+    [{ '9': { a: 1 } }, 'arguments.9'],
+    [{ 'get-sum': { c: 1 } }, 'arguments.get-sum.c'],
+    [{ '1': { a: 'two', b: 3 } }, 'arguments.1.a'],
+    [{ '2': { text: 'x' } }, 'arguments.2'],
+  ] as const) {
+    const e = await stranger.fail('execute_compose', { composition_id: plan.composition_id, arguments: args, ...who });
+    assert.deepEqual([e.code, e.field], ['invalid_input', field], e.message);
+  }
+  assert.equal(await usedToday(stranger, 'hinted'), 1);
+
+  // The refusal's next_step, with the numbers written in, runs the whole chain.
+  const next = refused.details.next_step;
+  assert.deepEqual([next.tool, next.args.input, next.args.agent_name, next.needs], ['execute_compose', 'get-sum, echo, translate text', 'hinted', ['arguments.1.a', 'arguments.1.b']]);
+  const run = await stranger.ok(next.tool, written(next, { 'arguments.1.a': 2, 'arguments.1.b': '3' }));
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.match(run.steps[0].output, /The sum of 2 and 3 is 5/);
+  assert.match(run.output, /^translated: .*The sum of 2 and 3 is 5/);
+  assert.equal(run.meter.used_today, 2);
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => [o.listing_id, Number(o.ok)]).sort(), [[ids.agent, 1], [ids.everything, 1]].sort());
+  assert.deepEqual([run.next_step.tool, run.next_step.args.listing_id, run.next_step.args.agent_name], ['deposit_outcome', ids.everything, 'hinted']);
+});
+
+test(`interop_session carries the caller into execute_compose; a value the partner refuses marks nobody (${engine})`, async () => {
+  newDay();
+  // Both sides named: that listing, for that capability.
+  const session = await stranger.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-sum', agent_name: 'interop-agent' });
+  assert.equal(session.to, ids.everything);
+  assert.equal(session.steps[0].calls[0].params.name, 'get-sum');
+  assert.deepEqual(session.next_step.args, { composition_id: session.composition_id, agent_name: 'interop-agent', listing_id: ids.agent });
+  assert.deepEqual(session.next_step.needs, ['arguments.1.a', 'arguments.1.b']);
+  const run = await stranger.ok('execute_compose', written(session.next_step, { 'arguments.1.a': 20, 'arguments.1.b': 22 }));
+  assert.equal(run.output, 'The sum of 20 and 22 is 42.');
+  assert.equal(await usedToday(stranger, 'interop-agent'), 1, 'the run spent the named caller\'s unit');
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => o.depositor), [nameSubject('interop-agent')]);
+  // A partner that does not cover the capability: the answer says which side to leave out.
+  const e = await stranger.fail('interop_session', { listing_id: ids.everything, partner_listing_id: ids.agent, capability: 'get-sum', agent_name: 'interop-agent' });
+  assert.equal(e.field, 'capability');
+  assert.match(e.message, /leave out capability .* or leave out partner_listing_id/);
+
+  // A text the tool refuses (its location is one of three cities): the caller's mistake, no mark on the partner.
+  const cities = await composer.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-structured-content' });
+  assert.deepEqual([cities.next_step.args.listing_id, cities.next_step.needs], [ids.agent, ['input']]);
+  const wrong = await composer.ok('execute_compose', written(cities.next_step, { input: 'Lisbon' }));
+  assert.deepEqual([wrong.status, wrong.steps[0].status, wrong.steps[0].reason], ['failed', 'failed', 'invalid_arguments']);
+  assert.deepEqual([wrong.recorded.outcomes, wrong.recorded.danger], [[], []]);
+  assert.equal(await app.sql.selectFrom('trace_field').select('value').where('channel', '=', 'danger').where('subject_key', '=', `listing:${ids.everything}`).executeTakeFirst(), undefined);
+  assert.deepEqual([wrong.next_step.tool, wrong.next_step.args.input, wrong.next_step.needs], ['execute_compose', 'Lisbon', ['arguments.1.location']]);
+  assert.notEqual(wrong.next_step.tool, 'deposit_outcome');
+  const right = await composer.ok('execute_compose', written(wrong.next_step, { 'arguments.1.location': 'Chicago' }));
+  assert.equal(right.status, 'completed', JSON.stringify(right.steps));
+});
+
+test(`mesh_match names a limit that is no whole number 1-100 in words (${engine})`, async () => {
+  newDay();
+  for (const limit of ['ten', 0, 101, 2.5]) {
+    const e = await stranger.fail('mesh_match', { capabilities: ['echo'], limit, agent_name: 'counter' });
+    assert.deepEqual([e.code, e.field, e.message], ['invalid_input', 'limit', 'invalid input: limit: must be a whole number 1-100']);
+  }
+  assert.equal((await stranger.ok('mesh_match', { capabilities: ['echo'], limit: '100', agent_name: 'counter' })).meter.used_today, 1);
+});
+
+test(`the mcp_mesh demo of a server matches partners for every one of its tools (${engine})`, async () => {
+  const row = await app.sql.selectFrom('listings').select('capabilities').where('id', '=', ids.everything).executeTakeFirstOrThrow();
+  const tools = storedItems(row.capabilities).map((i) => canonicalCapability(i.name));
+  assert.ok(tools.length > 10 && tools.includes('get-sum') && tools.includes('simulate-research-query'), JSON.stringify(tools));
+  const demo = await stranger.ok('take_demo', { listing_id: ids.everything });
+  assert.equal(demo.sku, 'mcp_mesh');
+  assert.deepEqual(demo.artifacts.matches.capabilities, tools);
+  assert.equal(demo.artifacts.matches.left_out, undefined);
+});
