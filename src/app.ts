@@ -26,7 +26,7 @@ import { A2A_PATH } from './http/discovery/paths.ts';
 import { registerA2a } from './http/a2a/door.ts';
 import { registerDiscovery } from './http/discovery/index.ts';
 import { registerIdentityDocs } from './http/identity-docs.ts';
-import { REGISTRY_API_PATH, registerRegistryApi } from './http/registry-api.ts';
+import { registerRegistryApi } from './http/registry-api.ts';
 import { registerBadges } from './http/badges.ts';
 import { registerPages } from './http/pages/index.ts';
 import { registerSearchMetrics } from './search/metrics.ts';
@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const limits = new RequestLimits(config, clock, redis);
-  registerRateLimit(http, limits, { jsonRpc: [...MCP_ENDPOINT_PATHS, A2A_PATH], registryApi: REGISTRY_API_PATH });
+  registerRateLimit(http, limits, { jsonRpc: [...MCP_ENDPOINT_PATHS, A2A_PATH] });
   registerHealth(http, services);
   registerRest(http, services);
   registerMcp(http, services, operations, limits);

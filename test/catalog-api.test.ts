@@ -1,7 +1,7 @@
 // Rollcall as a sub-registry (issue 11): the generic MCP registry API over the catalog, over real
 // HTTP, after a sync from the local upstream registry (the 464 valid seed servers, one of them with
 // a second version): paging, search, updated_since, version=latest, versions by name (slash
-// encoded or bare), 404 and 400 in the REST error shape, and a Live listing whose URL is one of an
+// encoded or bare), 404 and 400 in the registry API's {error} body, and a Live listing whose URL is one of an
 // entry's remotes showing under `_meta["io.rollcall/listing"]`. Runs on RC_TEST_ENGINE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -147,31 +147,31 @@ test(`versions of a server by name, slash encoded or bare; one version; latest (
   assert.equal(parseServerPath('/v0.1/servers/io.a%2Fb'), undefined);
 });
 
-test(`unknown servers and versions are 404, bad parameters 400, in the REST error shape (${engine})`, async () => {
+test(`unknown servers and versions are 404, bad parameters 400, in the registry API's {error} body (${engine})`, async () => {
   const unknown = await get(`/v0.1/servers/${encodeURIComponent('io.example/nothing')}/versions`);
   assert.equal(unknown.status, 404);
-  assert.equal(unknown.body.ok, false);
-  assert.equal(unknown.body.error.code, 'not_found');
-  assert.equal(typeof unknown.body.request_id, 'string');
+  assert.deepEqual(unknown.body, { error: 'no server named "io.example/nothing" in the catalog' });
   const noVersion = await get(`/v0.1/servers/${encodeURIComponent(MAGIC)}/versions/9.9.9`);
   assert.equal(noVersion.status, 404);
-  assert.equal(noVersion.body.error.field, 'version');
+  assert.deepEqual(noVersion.body, { error: `server "${MAGIC}" has no version "9.9.9"` });
   assert.equal((await get(`/v0.1/servers/${encodeURIComponent('io.example/nothing')}/versions/latest`)).status, 404);
   assert.equal((await get(`/v0.1/servers/${encodeURIComponent(MAGIC)}`)).status, 404, 'not a route of the API');
 
   for (const [query, field] of [
     ['cursor=not-ours', 'cursor'],
     ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
     ['limit=ten', 'limit'],
     ['updated_since=yesterday', 'updated_since'],
     ['updated_since=2026-11-01', 'updated_since'],
-  ]) {
+    ['include_deleted=maybe', 'include_deleted'],
+  ] as const) {
     const res = await get(`/v0.1/servers?${query}`);
     assert.equal(res.status, 400, query);
-    assert.equal(res.body.ok, false, query);
-    assert.equal(res.body.error.field, field, query);
+    assert.deepEqual(Object.keys(res.body), ['error'], query);
+    assert.match(res.body.error, new RegExp(field), query);
   }
+  const clamped = await get('/v0.1/servers?limit=101');
+  assert.deepEqual([clamped.status, clamped.body.servers.length], [200, 100], 'a larger limit is the largest page');
   assert.equal((await get('/v0.1/servers/%E0%A4%A/versions')).status, 400, 'bad percent-encoding');
 });
 
@@ -210,10 +210,10 @@ test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 docu
   const result = await new Validator().validate(doc);
   assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
   const list = doc.paths['/v0.1/servers'].get;
-  assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'limit', 'search', 'updated_since', 'version']);
+  assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'include_deleted', 'limit', 'search', 'updated_since', 'version']);
   assert.ok(doc.paths['/v0.1/servers/{serverName}/versions'].get.responses['404']);
   assert.deepEqual(
     doc.paths['/v0.1/servers/{serverName}/versions/{version}'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),
-    ['path:serverName', 'path:version'],
+    ['path:serverName', 'path:version', 'query:include_deleted'],
   );
 });

@@ -133,6 +133,8 @@ export interface ServerListQuery {
   updatedSince?: string;
   /** 'latest' or an exact version. */
   version?: string;
+  /** Also versions upstream marked deleted (kept so a downstream registry learns of deletions). */
+  includeDeleted: boolean;
 }
 
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -144,22 +146,26 @@ export async function listCatalogRows(ex: Executor, query: ServerListQuery): Pro
   if (after) sel = sel.where((eb) => eb.or([eb('name', '>', after.name), eb.and([eb('name', '=', after.name), eb('version', '>', after.version)])]));
   if (query.search) sel = sel.where(sql<boolean>`lower(name) like ${likePattern(query.search)} escape '\\'`);
   if (query.updatedSince) sel = sel.where('updated_at', '>', query.updatedSince);
+  if (!query.includeDeleted) sel = sel.where('status', '!=', 'deleted');
   if (query.version === 'latest') sel = sel.where('is_latest', '=', 1);
   else if (query.version) sel = sel.where('version', '=', query.version);
   const rows = await sel.orderBy('name').orderBy('version').limit(query.limit).execute();
   return rows.map(toCatalogRow);
 }
 
-/** Every stored version of a server, newest published first. */
-export async function catalogVersions(ex: Executor, name: string): Promise<CatalogRow[]> {
-  const rows = await q(ex).selectFrom('catalog_servers').selectAll().where('name', '=', name).execute();
+/** Every stored version of a server, newest published first; deleted ones only when asked. */
+export async function catalogVersions(ex: Executor, name: string, includeDeleted: boolean): Promise<CatalogRow[]> {
+  let sel = q(ex).selectFrom('catalog_servers').selectAll().where('name', '=', name);
+  if (!includeDeleted) sel = sel.where('status', '!=', 'deleted');
+  const rows = await sel.execute();
   const when = (r: Row) => r.published_at ?? r.updated_at;
   return rows.sort((a, b) => (when(a) < when(b) ? 1 : when(a) > when(b) ? -1 : a.version < b.version ? 1 : -1)).map(toCatalogRow);
 }
 
-/** One version of a server ('latest': the version marked latest). */
-export async function catalogVersion(ex: Executor, name: string, version: string): Promise<CatalogRow | undefined> {
+/** One version of a server ('latest': the version marked latest); a deleted one only when asked. */
+export async function catalogVersion(ex: Executor, name: string, version: string, includeDeleted: boolean): Promise<CatalogRow | undefined> {
   let sel = q(ex).selectFrom('catalog_servers').selectAll().where('name', '=', name);
+  if (!includeDeleted) sel = sel.where('status', '!=', 'deleted');
   sel = version === 'latest' ? sel.where('is_latest', '=', 1) : sel.where('version', '=', version);
   const row = await sel.executeTakeFirst();
   return row && toCatalogRow(row);

@@ -80,12 +80,10 @@ export class RequestLimits {
   }
 }
 
-/** Which paths count messages (the JSON-RPC doors) and which answer errors in another API's own body. */
+/** Which paths count messages: the JSON-RPC doors. */
 export interface RateLimitPaths {
   /** JSON-RPC endpoints: their doors count each message of a POST themselves. */
   jsonRpc: readonly string[];
-  /** Paths under this prefix speak the MCP registry API, whose error body is `{"error": "..."}`. */
-  registryApi: string;
 }
 
 /**
@@ -103,11 +101,8 @@ export function registerRateLimit(app: FastifyInstance, limits: RequestLimits, p
     const kind: RequestKind = isReadMethod(request.method) ? 'read' : 'write';
     const taken = await limits.take(request.ip, kind);
     if (!taken) return;
-    if (taken.allowed === 0) {
-      const refusal = rateLimited(kind, taken);
-      if (!path.startsWith(paths.registryApi)) throw refusal;
-      return reply.code(429).headers(refusal.headers).send({ error: refusal.message });
-    }
+    // The error handler shapes the refusal (the registry API's own body under /v0.1).
+    if (taken.allowed === 0) throw rateLimited(kind, taken);
     reply.headers(limitHeaders(taken));
   });
 }

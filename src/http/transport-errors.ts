@@ -87,6 +87,6 @@ export function registerTransportErrors(app: FastifyInstance) {
       reply.header('allow', allow);
       return sendError(new AppError(405, 'method_not_allowed', `${request.method} is not served at ${path}; use ${allow}`), request, reply);
     }
-    return reply.code(404).send({ ok: false, error: { code: 'not_found', message: `no route ${request.method} ${path}` }, request_id: request.id });
+    return sendError(new AppError(404, 'not_found', `no route ${request.method} ${path}`), request, reply);
   });
 }

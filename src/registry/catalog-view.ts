@@ -103,20 +103,30 @@ async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
   });
 }
 
+/**
+ * A query-string boolean as the registry's own server reads one (true/false, 1/0, t/f, any case);
+ * anything else is a 400 rather than a silent false.
+ */
+const includeDeleted = z
+  .enum(['true', 'false', '1', '0', 't', 'f', 'TRUE', 'FALSE', 'True', 'False', 'T', 'F'])
+  .optional()
+  .transform((v) => v !== undefined && ['true', '1', 't'].includes(v.toLowerCase()));
+
 const serverName = z.string().min(1).max(LIMITS.name).describe('Server name, reverse DNS ("io.github.owner/repo"); URL-encode the slash in a path (%2F).');
 
 export const listServersInput = z.object({
   cursor: z.string().max(1024).optional().describe('metadata.nextCursor of the previous page (opaque).'),
+  // The API sets no maximum; a larger limit is served as the largest page, as upstream does.
   limit: z.coerce
     .number()
     .int()
     .min(1)
-    .max(SERVERS_MAX_LIMIT)
     .default(SERVERS_DEFAULT_LIMIT)
-    .describe(`Items per page (default ${SERVERS_DEFAULT_LIMIT}, at most ${SERVERS_MAX_LIMIT}).`),
+    .describe(`Items per page (default ${SERVERS_DEFAULT_LIMIT}; a larger limit than ${SERVERS_MAX_LIMIT} is served as ${SERVERS_MAX_LIMIT}).`),
   search: z.string().max(LIMITS.name).optional().describe('Case-insensitive substring of the server name.'),
   updated_since: z.iso.datetime({ offset: true }).optional().describe('Only versions upstream updated after this RFC 3339 time.'),
   version: z.string().min(1).max(LIMITS.version).optional().describe('"latest" for the latest version of each server, or an exact version.'),
+  include_deleted: includeDeleted.describe('Also versions upstream marked deleted (default false; always true with updated_since, so a downstream sync learns of deletions).'),
 });
 
 export const listCatalogServers = defineOperation({
@@ -129,15 +139,17 @@ export const listCatalogServers = defineOperation({
   input: listServersInput,
   async handler(ctx, input) {
     const after = input.cursor ? decodeCursor(input.cursor) : null;
+    const limit = Math.min(input.limit, SERVERS_MAX_LIMIT);
     const rows = await listCatalogRows(ctx.db.kysely, {
       after,
-      limit: input.limit + 1,
+      limit: limit + 1,
       search: input.search,
       updatedSince: input.updated_since ? new Date(input.updated_since).toISOString() : undefined,
       version: input.version,
+      includeDeleted: input.include_deleted || input.updated_since !== undefined,
     });
-    const page = rows.slice(0, input.limit);
-    const more = rows.length > input.limit;
+    const page = rows.slice(0, limit);
+    const more = rows.length > limit;
     const last = page[page.length - 1];
     return {
       servers: await serverItems(ctx, page),
@@ -152,9 +164,9 @@ export const listCatalogServerVersions = defineOperation({
   tool: false,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description: 'Every stored version of one server, newest published first, in the registry API shape.',
-  input: z.object({ name: serverName }),
+  input: z.object({ name: serverName, include_deleted: includeDeleted }),
   async handler(ctx, input) {
-    const rows = await catalogVersions(ctx.db.kysely, input.name);
+    const rows = await catalogVersions(ctx.db.kysely, input.name, input.include_deleted);
     if (!rows.length) throw notFound(`no server named ${JSON.stringify(input.name)} in the catalog`, 'name');
     return { servers: await serverItems(ctx, rows), metadata: { count: rows.length } };
   },
@@ -169,11 +181,12 @@ export const getCatalogServerVersion = defineOperation({
   input: z.object({
     name: serverName,
     version: z.string().min(1).max(LIMITS.version).describe('An exact version, or "latest"; URL-encode it in a path.'),
+    include_deleted: includeDeleted,
   }),
   async handler(ctx, input) {
-    const row = await catalogVersion(ctx.db.kysely, input.name, input.version);
+    const row = await catalogVersion(ctx.db.kysely, input.name, input.version, input.include_deleted);
     if (!row) {
-      const known = (await catalogVersions(ctx.db.kysely, input.name)).length > 0;
+      const known = (await catalogVersions(ctx.db.kysely, input.name, input.include_deleted)).length > 0;
       throw notFound(known ? `server ${JSON.stringify(input.name)} has no version ${JSON.stringify(input.version)}` : `no server named ${JSON.stringify(input.name)} in the catalog`, known ? 'version' : 'name');
     }
     return (await serverItems(ctx, [row]))[0]!;
