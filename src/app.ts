@@ -107,8 +107,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerRateLimit(http, limits, { jsonRpc: [...MCP_ENDPOINT_PATHS, A2A_PATH] });
   registerHealth(http, services);
   registerRest(http, services);
-  registerMcp(http, services, operations, limits);
-  registerA2a(http, services, operations, limits);
+  const mcpPost = registerMcp(http, services, operations, limits);
+  registerA2a(http, services, operations, limits, mcpPost);
   // Documents are built once at start: the agent card signed with the current key, the _mcp TXT
   // record from its public half (after `rotate-key`, restart within the key overlap; decisions.md).
   registerDiscovery(http, services, operations, {

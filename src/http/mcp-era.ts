@@ -16,6 +16,21 @@ export const META = {
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
+/** The methods the MCP door serves, both eras (server/discover is modern, initialize and ping legacy). */
+export const SERVED_METHODS = ['server/discover', 'initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list'] as const;
+
+/**
+ * MCP methods the door does not serve but an MCP client may still send: they belong to the MCP
+ * door all the same, so the client reads an MCP answer (-32601, or 404 in the modern era).
+ * MCP's own task methods (tasks/*) are left out: their names are A2A's too, and this server
+ * declares no MCP task support, so an MCP client never sends them here.
+ */
+const UNSERVED_METHODS = new Set(['completion/complete', 'logging/setLevel', 'prompts/get', 'resources/read', 'resources/subscribe', 'resources/unsubscribe']);
+const SERVED = new Set<string>(SERVED_METHODS);
+
+/** Whether a JSON-RPC method name is MCP's (A2A shares none of these names). */
+export const isMcpMethod = (method: string) => SERVED.has(method) || UNSERVED_METHODS.has(method) || method.startsWith('notifications/');
+
 export const HEADER_MISMATCH = -32020;
 export const UNSUPPORTED_VERSION = -32022;
 

@@ -27,6 +27,7 @@ import {
   LEGACY_VERSIONS,
   META,
   MODERN_VERSION,
+  SERVED_METHODS,
   standardHeaders,
   SUPPORTED_VERSIONS,
   type Id,
@@ -99,10 +100,27 @@ export const MCP_ENDPOINT_PATHS: readonly string[] = [...MCP_PATHS, ...TOOLSET_N
  * The MCP door: `/api/mcp` (and its aliases) with every tool, and one complete MCP server per
  * toolset at `/api/mcp/<toolset>`, each with its own tools/list; find_tools is on all of them.
  */
-export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits) {
+export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits): McpPost {
   const findTools = findToolsOperation(catalog, services.config.publicBaseUrl);
-  serveEndpoint(app, services, [...catalog, findTools], limits, { paths: MCP_PATHS });
+  const everyTool = serveEndpoint(app, services, [...catalog, findTools], limits, { paths: MCP_PATHS });
   for (const toolset of TOOLSET_NAMES) serveEndpoint(app, services, [...toolsetOperations(catalog, toolset), findTools], limits, { paths: [toolsetPath(toolset)], toolset });
+  return everyTool;
+}
+
+/**
+ * The POST handler of `/api/mcp` (every tool): another door that also answers MCP (the A2A door,
+ * for the server card's `/api/a2a` remote) hands it the request, so that endpoint answers exactly
+ * as `/api/mcp` does, with the same limits and checks.
+ */
+export type McpPost = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * A GET asking for an SSE stream: this stateless server opens none, and MCP clients read 405 as
+ * "no stream here" (any other answer, they would try to read as one). Undefined for other GETs.
+ */
+export function refuseEventStream(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (!String(request.headers.accept ?? '').includes('text/event-stream')) return undefined;
+  return reply.code(405).header('allow', 'POST').send(rpcError(null, -32000, 'Method not allowed: this stateless server offers no SSE stream'));
 }
 
 interface Endpoint {
@@ -112,7 +130,7 @@ interface Endpoint {
   toolset?: ToolsetName;
 }
 
-function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits, endpoint: Endpoint) {
+function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits, endpoint: Endpoint): McpPost {
   const tools = buildToolList(catalog);
   const { mcpBatchMax, mcpBatchMaxBytes } = services.config;
   const base = services.config.publicBaseUrl;
@@ -452,7 +470,7 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
     // Connect to the registry toolset first: its tools find, list and claim; find_tools points at the rest.
     ...toolsetLinks(base),
     // server/discover is the 2026-07-28 handshake; initialize and ping belong to the legacy era.
-    methods: ['server/discover', 'initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list'],
+    methods: SERVED_METHODS,
     protocol_versions: SUPPORTED_VERSIONS,
     tools: toolNames,
     server_card: discovery.server_card,
@@ -501,9 +519,8 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
     for (const path of endpoint.paths) {
       scope.post(path, post);
       scope.get(path, async (request, reply) => {
-        if (String(request.headers.accept ?? '').includes('text/event-stream')) {
-          return reply.code(405).header('allow', 'POST').send(rpcError(null, -32000, 'Method not allowed: this stateless server offers no SSE stream'));
-        }
+        const noStream = refuseEventStream(request, reply);
+        if (noStream) return noStream;
         if (matchesEtag(request.headers['if-none-match'], infoEtag)) return reply.code(304).headers(infoHeaders).send();
         return reply.headers({ ...infoHeaders, 'content-type': 'application/json; charset=utf-8' }).send(infoBody);
       });
@@ -512,4 +529,5 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
       );
     }
   });
+  return post;
 }

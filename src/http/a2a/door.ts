@@ -3,6 +3,8 @@
 // (`SendMessage`, `GetTask`, `CancelTask`; header `A2A-Version: 1.0`), v0.3 (`message/send`,
 // `tasks/get`, `tasks/cancel`; no header or 0.3) and the v0.1 `tasks/send` shim. GET /api/a2a is
 // the endpoint's info with the agent-card pointer. Tasks persist through the a2a domain's store.
+// The same endpoint also answers MCP (it is a remote of the MCP server card): a message with an
+// MCP method goes to the MCP door's own POST handler (protocol-of.ts says which is which).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AgentCard as SdkAgentCard } from '@a2a-js/sdk';
@@ -22,7 +24,7 @@ import { databaseUnavailable, toAppError } from '../errors.ts';
 import { limitHeaders, type RequestLimits } from '../rate-limit.ts';
 import { hostAllowed, originAllowed } from '../origin.ts';
 import { matchesEtag } from '../response-cache.ts';
-import { buildToolList, MCP_PATHS, RATE_LIMITED } from '../mcp.ts';
+import { buildToolList, MCP_PATHS, RATE_LIMITED, refuseEventStream, type McpPost } from '../mcp.ts';
 import { agentCardDocument } from '../discovery/agent-card.ts';
 import { buildModel } from '../discovery/model.ts';
 import { A2A_PATH, DOCUMENT_PATHS } from '../discovery/paths.ts';
@@ -30,6 +32,7 @@ import { CTX_KEY, DB_FAILURE_KEY, noteDbFailure, RollcallExecutor, type FailureH
 import { INTENTS } from './intents.ts';
 import { a2aInfo, METHODS, resolveVersion } from './info.ts';
 import { responseToV01, V01_METHOD, v01ToMessageSend } from './v01.ts';
+import { protocolOf } from './protocol-of.ts';
 
 type Id = string | number | null;
 type Json = Record<string, unknown>;
@@ -43,7 +46,7 @@ const idOf = (body: unknown): Id => {
 /** A2A methods that only read (a task's state); every other one counts as a write against the limits. */
 const READ_METHODS = new Set(['tasks/get', 'GetTask']);
 
-export function registerA2a(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits) {
+export function registerA2a(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits, mcpPost: McpPost) {
   const base = services.config.publicBaseUrl;
   const model = buildModel({ config: services.config, catalog });
   const operations = new Map(catalog.map((op) => [op.name, op]));
@@ -66,6 +69,12 @@ export function registerA2a(app: FastifyInstance, services: BaseServices, catalo
     const body = request.body;
     const id = idOf(body);
     const send = (answer: unknown) => reply.code(200).header('content-type', 'application/json; charset=utf-8').send(withoutInternals(request, answer));
+    // MCP is answered by the MCP door itself, which counts its messages against the limits.
+    const protocol = protocolOf(body);
+    if (protocol === 'mcp') return mcpPost(request, reply);
+    if (protocol === 'mixed') {
+      return send(rpcError(null, -32600, `Invalid Request: this batch mixes MCP and A2A messages; nothing was run. Send MCP messages alone or in an MCP batch, A2A messages one per request.`));
+    }
     if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || ('id' in body && body.id !== null && id === null)) {
       return send(rpcError(id, -32600, 'Invalid Request: send one JSON-RPC 2.0 object with jsonrpc "2.0", a string method and a string or number id (batches are not served)'));
     }
@@ -137,6 +146,9 @@ export function registerA2a(app: FastifyInstance, services: BaseServices, catalo
     });
     scope.post(A2A_PATH, post);
     scope.get(A2A_PATH, async (request, reply) => {
+      // Neither protocol streams here; an MCP client asks for a stream after initialize.
+      const noStream = refuseEventStream(request, reply);
+      if (noStream) return noStream;
       if (matchesEtag(request.headers['if-none-match'], infoEtag)) return reply.code(304).headers(infoHeaders).send();
       return reply.headers({ ...infoHeaders, 'content-type': 'application/json; charset=utf-8' }).send(infoBody);
     });

@@ -4,6 +4,7 @@ import type { DiscoveryModel } from '../discovery/model.ts';
 import { A2A_PATH } from '../discovery/paths.ts';
 import type { Intent } from './intents.ts';
 import { V01_METHOD } from './v01.ts';
+import { SERVED_METHODS } from '../mcp-era.ts';
 
 /** The methods served per protocol version (v0.1's tasks/send is the shim's). */
 export const METHODS = {
@@ -73,6 +74,11 @@ export function a2aInfo({ base, model, intents, tools }: InfoInput) {
       get_task: { headers: { 'content-type': 'application/json' }, body: { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: '<the task id from the answer>' } } },
     },
     mcp: model.mcp.endpoint,
+    // The MCP server card lists this endpoint as a remote: an MCP method here is answered as at the MCP endpoint.
+    also_mcp: {
+      methods: [...SERVED_METHODS],
+      note: 'This endpoint answers MCP too (every tool, both protocol eras), told apart by the JSON-RPC method name. A batch that mixes MCP and A2A messages is refused with -32600.',
+    },
     discovery: model.docs.discovery,
   };
 }
