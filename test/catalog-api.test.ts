@@ -217,3 +217,21 @@ test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 docu
     ['path:serverName', 'path:version', 'query:include_deleted'],
   );
 });
+
+test(`/v0.1 relays every server.json as upstream sent it: every value, no trimmed or cleaned text (${engine})`, async () => {
+  const sent = new Map(upstream.items.map((i) => [`${i.server.name}@${i.server.version}`, i.server]));
+  const padded = upstream.items.filter((i) => typeof i.server.description === 'string' && i.server.description !== i.server.description.trim());
+  assert.ok(padded.length > 0, 'the seed has descriptions with leading or trailing spaces');
+  let served = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await (await fetch(`${base}/v0.1/servers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json();
+    for (const item of page.servers) {
+      const key = `${item.server.name}@${item.server.version}`;
+      assert.deepEqual(item.server, sent.get(key), key);
+      served++;
+    }
+    cursor = page.metadata.nextCursor;
+  } while (cursor);
+  assert.ok(served >= 464, `${served} servers served`);
+});

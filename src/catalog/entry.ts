@@ -152,14 +152,6 @@ export const pageSchema = z.object({
     .optional(),
 });
 
-/** The server.json as Rollcall shows it: its display text cleaned (stored as received). */
-export function shownServer(server: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...server };
-  if (typeof out.description === 'string') out.description = cleanText(out.description, LIMITS.description);
-  if (typeof out.title === 'string') out.title = cleanText(out.title, LIMITS.title);
-  return out;
-}
-
 /** Display text for search and views: cleaned and capped like listing text. */
 export const shownTitle = (server: Record<string, unknown>): string | null =>
   typeof server.title === 'string' && server.title.trim() ? cleanText(server.title, MAX_NAME) : null;

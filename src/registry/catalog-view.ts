@@ -14,7 +14,7 @@ import { loadProbeStates } from '../probe/store.ts';
 import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor } from '../funnel/badge.ts';
 import { catalogVersion, catalogVersions, listCatalogRows, type CatalogRow } from '../catalog/store.ts';
-import { LIMITS, OFFICIAL_META, remoteUrls, shownServer } from '../catalog/entry.ts';
+import { LIMITS, OFFICIAL_META, remoteUrls } from '../catalog/entry.ts';
 
 /** Rollcall's own `_meta` key on a catalog item. */
 export const ROLLCALL_LISTING_META = 'io.rollcall/listing';
@@ -94,7 +94,9 @@ async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
       .map((u) => listings.get(u))
       .find((l) => l !== undefined);
     return {
-      server: shownServer(r.server),
+      // The server.json as upstream sent it, byte for byte: the API relays, it does not edit
+      // (pages and search show text cleaned, catalog/entry.ts shownDescription).
+      server: r.server,
       _meta: {
         [OFFICIAL_META]: { status: r.status, ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}), updatedAt: r.updatedAt, isLatest: r.isLatest },
         ...(listing ? { [ROLLCALL_LISTING_META]: listing } : {}),
