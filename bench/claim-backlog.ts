@@ -1,4 +1,4 @@
-// A fair claim in a big backlog (issue 8): 100,000 probe jobs due at once, as after an outage or a
+// A fair claim in a big backlog: 100,000 probe jobs due at once, as after an outage or a
 // bulk import, on SQLite and PostgreSQL. Milliseconds per claim (claimDue, the runner's own call)
 // when the head of the queue spreads over many hosts (the baseline), and when one host's jobs
 // crowd the head: at its cap, or with room for some of them. Ratios are to the baseline of the

@@ -1,4 +1,4 @@
-// execute_compose overhead per step (issue 14): a composition of BENCH_STEPS steps, each an MCP
+// execute_compose overhead per step: a composition of BENCH_STEPS steps, each an MCP
 // tools/call to a 2026-07-28 loopback partner, run through Rollcall's MCP door (metering, the
 // guarded client, recording), against the same call (the request a step sends, its answer checked)
 // made directly to the partner (undici, no Rollcall) in the same process and run, interleaved.

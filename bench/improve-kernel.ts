@@ -1,4 +1,4 @@
-// improve_kernel over MCP in req/s (issue 12), against a real server process. Allowances are real:
+// improve_kernel over MCP in req/s, against a real server process. Allowances are real:
 // 3 free runs a day per caller, and at most 5 free-form agent names per address, so the success
 // path spreads its calls over seeded listings (each listing is its own caller, with its card feeding
 // the role) and uses each at most 3 times; every answer is checked, and the stored kernel versions

@@ -1,4 +1,4 @@
-// The MCP endpoint in req/s (issue 10): tools/call of a cheap read tool (check_status) in both
+// The MCP endpoint in req/s: tools/call of a cheap read tool (check_status) in both
 // protocol eras as a ratio to the same operation over REST, and to the official SDK's own stateless
 // server answering the same call; tools/list with the whole catalog, both eras. Every figure is
 // measured with autocannon with the same settings in the same run, alternating between targets.

@@ -1,4 +1,4 @@
-// network_value and hyper_index at scale (issue 14): 10,000 Live listings (BENCH_LISTINGS) with
+// network_value and hyper_index at scale: 10,000 Live listings (BENCH_LISTINGS) with
 // capability sets, 1,000 stored compositions and 100,000 traces (BENCH_TRACES: outcome records,
 // what network_value's Q sums) seeded through the owners' stores on SQLite, then each tool run
 // in-process through runOperation as the MCP door runs it: p50/p99 over BENCH_SAMPLES calls.

@@ -1,4 +1,4 @@
-// Search at catalog scale (issue 11): the seed catalog imported under distinct names up to
+// Search at catalog scale: the seed catalog imported under distinct names up to
 // BENCH_CATALOG entries (default 100,000) plus 1,000 Live listings, served by a real Rollcall
 // process. Reports the index build time at start, RSS after it, search latency p50/p99 at
 // concurrency 1, and req/s at concurrency 32 as a ratio to a bare node:http server returning the

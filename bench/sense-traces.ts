@@ -1,4 +1,4 @@
-// sense_traces at scale (issue 12): 100,000 trace deposits (BENCH_TRACES) over 5,000 subjects
+// sense_traces at scale: 100,000 trace deposits (BENCH_TRACES) over 5,000 subjects
 // (1,000 Live listings, 3,000 capabilities, 1,000 listing pairs; channels and times spread over
 // the last two weeks) seeded through the traces store, served by a real Rollcall process (SQLite).
 // Each filter is asked over HTTP as an MCP tools/call: latency p50/p99 at concurrency 1 from a

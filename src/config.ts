@@ -77,7 +77,7 @@ const envSchema = z.object({
   SWEEP_INTERVAL_S: positive(60),
   CHANGES_KEEP_H: positive(168),
   SNAPSHOT_KEEP_S: positive(900),
-  // The registry catalog (issue 11): an upstream registry that speaks the official MCP registry API.
+  // The registry catalog: an upstream registry that speaks the official MCP registry API.
   UPSTREAM_REGISTRY_URL: optionalText,
   CATALOG_SYNC_INTERVAL_S: positive(3600),
   CATALOG_SYNC_PAGE_SIZE: z.coerce.number().int().min(1).max(100).default(100),
@@ -88,11 +88,11 @@ const envSchema = z.object({
   // Proofs of control: the DNS resolvers asked for `_rollcall.<host>` TXT records (comma-separated
   // addresses, each with an optional :port; unset: the system's resolvers).
   CLAIM_DNS_SERVERS: optionalText,
-  // Inbound A2A (issue 15): answered tasks are kept this many days.
+  // Inbound A2A: answered tasks are kept this many days.
   A2A_TASK_KEEP_DAYS: positive(30),
-  // The connector playbook (issue 15): a partner picked within this many days is not picked again.
+  // The connector playbook: a partner picked within this many days is not picked again.
   CONNECTOR_REPEAT_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  // Network economics (issue 14): how often each instance adds its batched usage counts to the
+  // Network economics: how often each instance adds its batched usage counts to the
   // database (0: only at shutdown and before get_platform_cost), how often the daily network_value
   // point is refreshed, and the unit costs get_platform_cost's estimate multiplies.
   USAGE_FLUSH_S: count(15),

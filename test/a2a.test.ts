@@ -1,4 +1,4 @@
-// Inbound A2A (issue 15, SPEC.md 1.8): Rollcall as an A2A agent at /api/a2a. The @a2a-js/sdk
+// Inbound A2A (SPEC.md 1.8): Rollcall as an A2A agent at /api/a2a. The @a2a-js/sdk
 // client reads the served agent card and talks to the real listening app over v1 (SendMessage) and
 // v0.3 (message/send): plain-words requests run the catalog's operations and come back as finished
 // Tasks; tasks persist (another instance finds them); raw JSON-RPC covers the v0.1 tasks/send shim,

@@ -1,4 +1,4 @@
-// Rollcall as a sub-registry (issue 11): the generic MCP registry API over the catalog, over real
+// Rollcall as a sub-registry: the generic MCP registry API over the catalog, over real
 // HTTP, after a sync from the local upstream registry (the 464 valid seed servers, one of them with
 // a second version): paging, search, updated_since, version=latest, versions by name (slash
 // encoded or bare), 404 and 400 in the registry API's {error} body, and a Live listing whose URL is one of an

@@ -1,4 +1,4 @@
-// The catalog sync (issue 11) against a local upstream registry on loopback that serves the 471
+// The catalog sync against a local upstream registry on loopback that serves the 471
 // real servers of ../shared/data/mcp-registry-seed-2025-05-16.json in pages of 50: a full sync
 // stores the 464 valid ones and counts the 7 blank ones, an upstream edit comes back through
 // updated_since, an interrupted sync resumes from the cursor it stopped at, and the periodic job

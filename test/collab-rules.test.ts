@@ -1,4 +1,4 @@
-// Collaboration's rules through the MCP door (issue 15): open sessions and who may join, abandon
+// Collaboration's rules through the MCP door: open sessions and who may join, abandon
 // and the converged state a refused packaging leaves, collab_run driving a workflow, the lists,
 // bring-your-own runtimes, owner and access tokens, the workflow leave_feedback makes, next_step
 // round trips and bad inputs. Every collab call acts for a listing with its owner token.

@@ -1,4 +1,4 @@
-// Collaboration (issue 15) through the MCP door with the official SDK client: the full collab path
+// Collaboration through the MCP door with the official SDK client: the full collab path
 // end to end (complete_collab_path -> join -> next -> claim -> result -> message -> close ->
 // publish -> market -> buy -> install), the rules every transition enforces (invite-only join,
 // results only from the claimer, steps in order, closed sessions accept nothing), metering,

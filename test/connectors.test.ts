@@ -1,4 +1,4 @@
-// The connector playbook (issue 15, SPEC.md 1.10, 2.8) through REST: every field of the daily
+// The connector playbook (SPEC.md 1.10, 2.8) through REST: every field of the daily
 // pick, one pick per UTC day that is stable across calls and instances (also when two instances
 // pick at once), a new pick and history past midnight, the repeat window, research days below the
 // gate, exactly two links per draft, the operator-only prep (auth, refill in metering, a note in the

@@ -1,4 +1,4 @@
-// Discovery documents (issue 10): every document over real HTTP with its content type, CORS,
+// Discovery documents: every document over real HTTP with its content type, CORS,
 // ETag/304 and cache headers; the agent card read by the A2A SDK and by our own prober's parser;
 // server.json checked against the facts of the official MCP registry schema; /openapi.json checked
 // by an OpenAPI 3.1 validator; and generation proven by a tool and a route that only the test adds.

@@ -1,4 +1,4 @@
-// Network economics (issue 14) through the MCP SDK client: network_value, get_acceleration,
+// Network economics through the MCP SDK client: network_value, get_acceleration,
 // get_exonomics, hyper_index, abundance_rank, zero_mc_pack, s_curve_board, get_platform_cost and
 // get_agent_runs, each checked against values worked out by hand on a small fixture network that
 // changes across UTC day boundaries moved by the clock. Bad inputs are clear errors. A listing's own

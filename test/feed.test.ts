@@ -1,4 +1,4 @@
-// The public activity feed (issue 11): listed and live events, newest first, paged by cursor, and
+// The public activity feed: listed and live events, newest first, paged by cursor, and
 // no personal data whatever the listings carry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The funnel end to end (issue 13; SPEC.md 1.4, 2.1, 3.1, 5.2) through the real doors: a live MCP
+// The funnel end to end (SPEC.md 1.4, 2.1, 3.1, 5.2) through the real doors: a live MCP
 // server (server-everything) and a live A2A agent are published and probed; their owners (owner
 // token as Authorization: Bearer) take their demos over MCP with the official SDK client (real
 // artifacts, a product access token scoped to them, shown once), leave ultra feedback naming their

@@ -1,4 +1,4 @@
-// Signed identity, the keys and documents (issue 10): one Ed25519 key per deployment, shared by
+// Signed identity, the keys and documents: one Ed25519 key per deployment, shared by
 // every instance, rotated with an overlap; the JWKS, the Web Bot Auth directory (its response
 // signed per RFC 9421), the signature agent card and the MCP registry record, over real HTTP.
 import { test } from 'node:test';

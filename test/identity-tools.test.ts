@@ -1,4 +1,4 @@
-// Signed identity, the tools (issue 10), through the real MCP door: bind_identity (only the
+// Signed identity, the tools, through the real MCP door: bind_identity (only the
 // listing's owner, with its owner token, at both steps; challenge, proof, each refusal, one binding
 // per challenge under concurrency, the owner replacing its key), attest and verify_attestation
 // (round trip; tampered, expired, foreign and unsigned tokens each fail with their reason).

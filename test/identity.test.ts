@@ -1,4 +1,4 @@
-// One server, one listing (issue 9): spellings of one endpoint answer with the first listing, a probe
+// One server, one listing: spellings of one endpoint answer with the first listing, a probe
 // that reaches another listing's endpoint marks its listing a duplicate, queries stay distinct,
 // and a name never silently answers with another publisher's listing.
 import { test, before, after } from 'node:test';

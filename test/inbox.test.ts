@@ -1,4 +1,4 @@
-// The inbox (issue 15, SPEC.md 3.2): messages other domains post to a listing (through the store,
+// The inbox (SPEC.md 3.2): messages other domains post to a listing (through the store,
 // as endorse, co-sign and collab do: test/collab-inbox.test.ts) appear at its owner's talk check-in
 // (POST /api/talk with the owner token) after today's status notices, newest first, with
 // next_actions that are valid tool calls (each is called over MCP), and are marked read by the

@@ -1,4 +1,4 @@
-// The MCP endpoint's 2026-07-28 era (issue 10), over real HTTP: server/discover, the `_meta`
+// The MCP endpoint's 2026-07-28 era, over real HTTP: server/discover, the `_meta`
 // envelope, the standard headers, resultType, cache hints, removed methods and the new error codes;
 // and the whole tool catalog through the official SDK client, whose output-schema checks prove
 // that every result (failures included) matches the schema tools/list advertises.

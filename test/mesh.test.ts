@@ -1,4 +1,4 @@
-// The mesh value tools (issue 12) through the MCP door with the official SDK client: mesh_match
+// The mesh value tools through the MCP door with the official SDK client: mesh_match
 // ranks Live partners whose stored skills or tools cover the asked capabilities (self excluded,
 // demand traces left, nothing unrelated), mesh_compose plans the fewest partners by greedy set
 // cover (ties: trail strength, then probe score), reports gaps and stores the composition; quotas,

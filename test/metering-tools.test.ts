@@ -1,4 +1,4 @@
-// The metering read tools through the MCP door (issue 12): list_event_pricing (SPEC.md 2.6 with the
+// The metering read tools through the MCP door: list_event_pricing (SPEC.md 2.6 with the
 // caller's usage), get_reciprocity (SPEC.md 8.2 with grants used), cost_model (free, refills,
 // beyond, cost) and get_incentives (badge, talk, refills, un-endorsed Live partners). Each answer
 // changes with the state it reads, bad input is a clear 400, and every next_step runs as given.

@@ -1,4 +1,4 @@
-// Probes nobody can turn into a weapon or a lever (issue 8): republish and on-demand bursts make at
+// Probes nobody can turn into a weapon or a lever: republish and on-demand bursts make at
 // most one probe and never dormancy; the probe budget's 429 says so in its own headers; a listing
 // that never recovers is retired from probing; writes that race keep one result.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// The probe pool under load (issue 8): slots stay busy, a slow or stalling host costs only its own
+// The probe pool under load: slots stay busy, a slow or stalling host costs only its own
 // slots, and a backlog is shared by instances with each job run once.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Rollcall's own refusals are not evidence against a listing (issue 8): a host whose name comes to
+// Rollcall's own refusals are not evidence against a listing: a host whose name comes to
 // resolve to a private address is refused before any connection, and that refusal neither enters
 // the probe history nor lowers the score; a refused https URL earns no https points.
 import { test } from 'node:test';

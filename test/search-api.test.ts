@@ -1,4 +1,4 @@
-// Search through the real doors (issue 11): the catalog synced from a loopback upstream and the Live
+// Search through the real doors: the catalog synced from a loopback upstream and the Live
 // listings in one index per instance, kept fresh by the change feed; ard_search, search_active,
 // match_capability and the ARD registry form; clear errors; every query logged without its caller.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// Automatic trace deposits from real probes (issue 12): a probe that makes a listing Live leaves a
+// Automatic trace deposits from real probes: a probe that makes a listing Live leaves a
 // little attraction (once a day), a failing one a danger mark (once a day), in the probe's own
 // transaction; match_capability then reports the trail strength.
 import { test, before, after } from 'node:test';

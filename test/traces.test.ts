@@ -1,4 +1,4 @@
-// The stigmergy tools (issue 12) through the real MCP door, on both engines: decay by a moved clock,
+// The stigmergy tools through the real MCP door, on both engines: decay by a moved clock,
 // deposit bounds (also under concurrency), the leave_trace refill and its cap, endorse (with the
 // endorsing listing's owner token; Live partners only, once per ordered pair per day under
 // concurrency), deposit_outcome's refill only after a value tool, network_sense with meter and

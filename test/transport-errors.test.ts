@@ -1,4 +1,4 @@
-// Rough edges a newcomer meets first (issue 9): every error that reaches a client has the
+// Rough edges a newcomer meets first: every error that reaches a client has the
 // documented shape and an x-request-id, over real HTTP; the process a deployer signals ends.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Every value tool's next_step is valid input for the tool it names (issue 12, TOOLS.md "Value
+// Every value tool's next_step is valid input for the tool it names (TOOLS.md "Value
 // tools"): each value tool (VALUE_EVENTS, and the stigmergy and feedback tools that answer with a
 // next_step: leave_feedback, leave_trace, deposit_outcome, endorse; sense_traces is a plain read
 // with none) is called over MCP with the official SDK client, which checks every result against

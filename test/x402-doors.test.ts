@@ -1,4 +1,4 @@
-// x402 through the real doors (issue 12): a test-only metered tool (a mesh_match unit) installed in
+// x402 through the real doors: a test-only metered tool (a mesh_match unit) installed in
 // the REST routes and the MCP catalog, so the 402 translation, the payment headers, MCP's
 // `x402/error` result and `_meta["x402/payment"]` are exercised as a client meets them. Against a
 // local facilitator on loopback; with x402 off the same call is a 429 quota_exhausted.

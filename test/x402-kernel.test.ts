@@ -1,4 +1,4 @@
-// x402 through improve_kernel itself (issue 12), at the MCP door with the official SDK client and
+// x402 through improve_kernel itself, at the MCP door with the official SDK client and
 // with raw JSON-RPC for the header forms: the free allowance runs out, the next call is an isError
 // result carrying the x402 offer for improve_kernel's price, a payment checked by the local
 // facilitator on loopback (test/peers/x402-facilitator.ts) buys the kernel, and a refused payment

@@ -1,4 +1,4 @@
-// x402 payments beyond the free allowance (issue 12), end to end through metered() with a ctx made
+// x402 payments beyond the free allowance, end to end through metered() with a ctx made
 // from a real app's services, against a local facilitator on loopback that checks what Rollcall
 // sends: the 402 offer in both shapes, a valid payment (verified before the work, paid unit, settled,
 // receipt), refused, replayed, unsettled and unreachable payments, always-free events (never

@@ -1,4 +1,4 @@
-// The catalog sync (issue 11): pulls `GET /v0.1/servers` from the upstream registry page by page
+// The catalog sync: pulls `GET /v0.1/servers` from the upstream registry page by page
 // and stores each page in its own short transaction, together with the cursor of the next page.
 // A full run starts from nothing; an incremental run asks for `updated_since=<watermark>`; a run
 // that was interrupted (upstream failure, shutdown, a crash) resumes from its saved cursor with its

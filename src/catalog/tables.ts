@@ -1,4 +1,4 @@
-// The catalog domain's tables (issue 11): servers known from an upstream registry, one row per
+// The catalog domain's tables: servers known from an upstream registry, one row per
 // (name, version) with its server.json, the remote URLs of each for lookups, and the state of the
 // sync that fills them. Only files in src/catalog/ may import this module (.dependency-cruiser.cjs).
 import type { Executor } from '../platform/db/executor.ts';

@@ -1,4 +1,4 @@
-// x402 payments for calls beyond the free allowance (SPEC.md 5.3, issue 12). Only reached with
+// x402 payments for calls beyond the free allowance (SPEC.md 5.3). Only reached with
 // X402_ENABLED=1, an exhausted allowance and a paid-for event (run.ts). The order is the x402 one:
 // no payment -> 402 with the offer; a payment -> claimed once (its hash), verified by the
 // facilitator outside any transaction, then the work runs with its paid unit in one transaction,

@@ -1,4 +1,4 @@
-// Signed identity (issue 10): the deployment's Ed25519 signing keys (one row per key, a unique
+// Signed identity: the deployment's Ed25519 signing keys (one row per key, a unique
 // generation so concurrent instances creating the first key, or rotating, end with one row), the
 // challenges bind_identity issues, and the key each listing has bound.
 import type { Kysely, Migration } from 'kysely';

@@ -1,4 +1,4 @@
-// The registry catalog (issue 11): servers synced from an upstream registry (one row per name and
+// The registry catalog: servers synced from an upstream registry (one row per name and
 // version, with the full server.json), their remote URLs for lookups, and the sync's state (lock,
 // cursor of an unfinished run, updated_since watermark). On PostgreSQL name and version sort
 // byte-wise (collation "C"), as SQLite's do, so keyset paging walks one order on both engines.

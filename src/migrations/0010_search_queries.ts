@@ -1,4 +1,4 @@
-// The search query log (issue 11): text, hit count and tool of every query, no caller identity.
+// The search query log: text, hit count and tool of every query, no caller identity.
 import type { Kysely, Migration } from 'kysely';
 import type { Db } from '../platform/db/dialect.ts';
 

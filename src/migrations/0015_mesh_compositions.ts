@@ -1,4 +1,4 @@
-// Stored compositions of mesh_compose (issue 12) and their members: a listing's compositions,
+// Stored compositions of mesh_compose and their members: a listing's compositions,
 // its composed peers and the network's composition edges are indexed reads.
 import type { Kysely, Migration } from 'kysely';
 

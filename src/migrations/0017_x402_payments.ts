@@ -1,4 +1,4 @@
-// x402 payments taken for calls beyond the free allowance (issue 12): one row per signed payment,
+// x402 payments taken for calls beyond the free allowance: one row per signed payment,
 // keyed by its hash, so a proof pays for one call only, across instances.
 import type { Kysely, Migration } from 'kysely';
 

@@ -1,4 +1,4 @@
-// Inbound A2A (issue 15): the tasks the A2A door answered, one row per task with its JSON.
+// Inbound A2A: the tasks the A2A door answered, one row per task with its JSON.
 import type { Kysely, Migration } from 'kysely';
 
 export const m0018 = (): Migration => ({

@@ -1,4 +1,4 @@
-// Collaboration (issue 15): workflows, sessions with their participants, steps and messages, and
+// Collaboration: workflows, sessions with their participants, steps and messages, and
 // the collab market's products and purchases.
 import type { Kysely, Migration } from 'kysely';
 

@@ -1,4 +1,4 @@
-// The generic MCP registry API over the catalog (issue 11), so clients can point at Rollcall as a
+// The generic MCP registry API over the catalog, so clients can point at Rollcall as a
 // sub-registry: `{server, _meta}` items with upstream's `io.modelcontextprotocol.registry/official`
 // metadata, and Rollcall's own under `io.rollcall/listing` when one of the entry's remote URLs is a
 // Live listing (its id, probe and badge). That join spans listings, probe and funnel, so it lives

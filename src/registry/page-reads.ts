@@ -1,4 +1,4 @@
-// Read models the human pages need beyond what the operations answer (issue 16): a listing's whole
+// Read models the human pages need beyond what the operations answer: a listing's whole
 // probe history with the last probe's checks and score breakdown, and the growth series of /grow
 // (listings and first-Live per UTC day, public events, trace deposits). Each part is read from the
 // domain that owns it; the pages draw them.

@@ -19,13 +19,13 @@ const PAGE = 1000;
  * server.json, their documents) is garbage once indexed, and a page that is still alive when the
  * young generation is collected gets promoted to the old one, where it stays until a full
  * collection. With pages of 1,000 that garbage was about 100 MB of the RSS right after start at
- * 100,000 entries; with 100 it is mostly collected young (docs/performance.md, issue 11).
+ * 100,000 entries; with 100 it is mostly collected young (docs/performance.md).
  */
 const CATALOG_PAGE = 100;
 /**
  * Listings indexed between two turns of the event loop. A poll that finds hundreds of listings
  * newly Live (a launch) held the loop for 60-70 ms at once, and every probe and request in flight
- * waited behind it (issue 8's publish-to-Live run).
+ * waited behind it (the publish-to-Live run).
  */
 const INDEX_SLICE = 50;
 /** How far behind its position each poll looks again for late commits (PostgreSQL). */

@@ -1,4 +1,4 @@
-// Automatic deposits (issue 12): what the service itself observes, deposited by "system" in the
+// Automatic deposits: what the service itself observes, deposited by "system" in the
 // transaction of the event that caused it, so the field never shows an event that rolled back.
 // Other domains call systemDeposit (or the helpers below) instead of writing the field themselves.
 import type { Executor } from '../platform/db/executor.ts';

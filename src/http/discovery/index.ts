@@ -1,4 +1,4 @@
-// The discovery door (SPEC.md 4.1 "Also published as addresses", issue 10): every machine-readable
+// The discovery door (SPEC.md 4.1 "Also published as addresses"): every machine-readable
 // document about this service, generated from the config, the operation catalog and the REST route
 // table, serialized once when the app is ready (they change only with a deployment) and served
 // from memory: the right content type, `Access-Control-Allow-Origin: *`, an ETag that is a hash
