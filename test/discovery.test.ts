@@ -43,6 +43,15 @@ const EXPECTED: Record<string, 'json' | 'text'> = {
   '/.well-known/agent.json': 'json',
   '/.well-known/mcp.json': 'json',
   '/.well-known/mcp/server-card.json': 'json',
+  '/.well-known/mcp/server-card': 'json',
+  '/.well-known/mcp/server-card/registry': 'json',
+  '/.well-known/mcp/server-card/funnel': 'json',
+  '/.well-known/mcp/server-card/value': 'json',
+  '/.well-known/mcp/server-card/network': 'json',
+  '/.well-known/mcp/server-card/collab': 'json',
+  '/.well-known/mcp/server-card/economics': 'json',
+  '/.well-known/mcp/server-card/identity': 'json',
+  '/.well-known/mcp/server-card/owner': 'json',
   '/api/mcp/server-card': 'json',
   '/mcp/server-card': 'json',
   '/api/protocol/server-card': 'json',
@@ -73,6 +82,9 @@ test('every document answers 200 with its content type, CORS, an ETag, public ca
     assert.equal(res.status, 200, path);
     assert.equal(res.headers.get('content-type'), kind === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', path);
     assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
+    // The CORS answer the MCP server-card draft lists, on the GET itself.
+    assert.match(res.headers.get('access-control-allow-methods') ?? '', /\bGET\b/, path);
+    assert.match(res.headers.get('access-control-allow-headers') ?? '', /\bContent-Type\b/i, path);
     assert.equal(res.headers.get('cache-control'), 'public, max-age=300', path);
     assert.match(res.headers.get('access-control-expose-headers') ?? '', /etag/i, path);
     const etag = res.headers.get('etag');
@@ -550,12 +562,19 @@ test('integration points: the agent card signatures and the _mcp DNS TXT record 
       mcpDnsTxt: async () => 'v=mcp1; url=http://localhost:8080/api/mcp',
     },
   });
-  const card = JSON.parse(docOf(docs, '/.well-known/agent-card.json').body.toString());
-  assert.deepEqual(card.signatures, [{ protected: 'eyJhbGciOiJFZERTQSJ9', signature: 'c2lnbmF0dXJl' }]);
-  const { signatures: _s, ...unsigned } = card;
-  assert.deepEqual(seen, [unsigned], 'the signer sees the card exactly as served, without signatures');
-  assert.ok(parseAgentCard(card).ok);
-  assert.equal(SdkAgentCard.fromJSON(card).signatures.length, 1);
+  const served = docOf(docs, '/.well-known/agent-card.json');
+  const card = JSON.parse(served.body.toString());
+  const v1 = JSON.parse(served.variant!.body.toString());
+  for (const form of [card, v1]) {
+    assert.deepEqual(form.signatures, [{ protected: 'eyJhbGciOiJFZERTQSJ9', signature: 'c2lnbmF0dXJl' }]);
+    assert.ok(parseAgentCard(form).ok);
+    assert.equal(SdkAgentCard.fromJSON(form).signatures.length, 1);
+  }
+  const unsigned = (c: any) => {
+    const { signatures: _s, ...rest } = c;
+    return rest;
+  };
+  assert.deepEqual(seen, [unsigned(card), unsigned(v1)], 'the signer sees each form of the card exactly as served, without signatures');
   assert.equal(JSON.parse(docOf(docs, '/discovery.json').body.toString()).identity.dns_txt.value, 'v=mcp1; url=http://localhost:8080/api/mcp');
   // Without extras neither appears.
   const bare = await buildDiscoveryDocuments({ config: app.config, catalog: operations });

@@ -88,8 +88,11 @@ function acceptMode(accept: string | undefined): ReturnType<typeof responseMode>
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Tools are the product; prompts and resources are declared so their (empty) lists are honoured. */
-const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } };
+/**
+ * What initialize answers as the server's capabilities (the draft server card states the same).
+ * Tools are the product; prompts and resources are declared so their (empty) lists are honoured.
+ */
+export const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } };
 const INSTRUCTIONS =
   'Rollcall lists A2A agents and MCP servers after probing them for real. Call list_yourself with your card or server URL, then check_status until lane is active.';
 

@@ -1,7 +1,12 @@
-// The A2A agent card (/.well-known/agent-card.json and /.well-known/agent.json): the v1.0 shape
-// (supportedInterfaces with a 1.0 and a 0.3 JSON-RPC interface) plus the v0.3 top-level fields
-// (protocolVersion, url, preferredTransport), so clients of either version read it. Skills are the
-// tool catalog grouped by purpose; a tool no group names lands in "More tools", so none is lost.
+// The A2A agent card, in two forms chosen by the request's A2A-Version header (discovery/index.ts),
+// the way the A2A door chooses a request's version:
+// - `A2A-Version: 1.0` (what v1 clients send, the @a2a-js/sdk's resolver included): the v1.0 card,
+//   only fields the v1.0 AgentCard defines, so a strict v1 parser (protobuf JSON that refuses
+//   unknown fields) reads it;
+// - no header, the A2A default of 0.3: the same card plus the v0.3 top-level fields (protocolVersion,
+//   url, preferredTransport), so v0.3 clients, which never send the header, read it too.
+// Both list a 1.0 and a 0.3 JSON-RPC interface at the same endpoint. Skills are the tool catalog
+// grouped by purpose; a tool no group names lands in "More tools", so none is lost.
 // Every skill's tools run over A2A from a data part {"tool", "arguments"}; a skill's examples are
 // the plain-words requests the A2A door understands (src/http/a2a/intents.ts), shown only where
 // the operation they run is served.
@@ -33,13 +38,12 @@ export type AgentCard = {
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: AgentSkill[];
-  /** v0.3 compatibility. */
-  protocolVersion: '0.3.0';
-  url: string;
-  preferredTransport: 'JSONRPC';
   /** Added at integration by the identity module (JWS over the card without this field). */
   signatures?: unknown[];
 };
+
+/** The card v0.3 clients read: the v1.0 card and the v0.3 top-level fields. */
+export type CompatAgentCard = AgentCard & { protocolVersion: '0.3.0'; url: string; preferredTransport: 'JSONRPC' };
 
 interface Group {
   id: string;
@@ -164,6 +168,7 @@ export function agentSkills(model: DiscoveryModel): AgentSkill[] {
     });
 }
 
+/** The v1.0 card (served for `A2A-Version: 1.0`). */
 export function agentCardDocument(model: DiscoveryModel): AgentCard {
   return {
     name: 'Rollcall',
@@ -180,8 +185,10 @@ export function agentCardDocument(model: DiscoveryModel): AgentCard {
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['application/json', 'text/plain'],
     skills: agentSkills(model),
-    protocolVersion: '0.3.0',
-    url: model.a2aEndpoint,
-    preferredTransport: 'JSONRPC',
   };
+}
+
+/** The card for requests without A2A-Version (v0.3 clients). */
+export function compatAgentCardDocument(model: DiscoveryModel): CompatAgentCard {
+  return { ...agentCardDocument(model), protocolVersion: '0.3.0', url: model.a2aEndpoint, preferredTransport: 'JSONRPC' };
 }

@@ -1,21 +1,26 @@
 // The discovery door (SPEC.md 4.1 "Also published as addresses"): every machine-readable
 // document about this service, generated from the config, the operation catalog and the REST route
 // table, serialized once when the app is ready (they change only with a deployment) and served
-// from memory: the right content type, `Access-Control-Allow-Origin: *`, an ETag that is a hash
-// of the bytes (304 on a matching If-None-Match) and `Cache-Control: public, max-age=300`.
+// from memory: the right content type, CORS open to every origin for GET (Allow-Origin, -Methods
+// and -Headers, as the MCP server-card draft lists them), an ETag that is a hash of the bytes (304
+// on a matching If-None-Match) and `Cache-Control: public, max-age=300`. A document with a
+// variant (the agent card's v1.0 form, chosen by A2A-Version) says so in `Vary`.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyOperation, BaseServices } from '../../platform/operation.ts';
 import { AppError } from '../../platform/errors.ts';
 import { matchesEtag } from '../response-cache.ts';
 import type { RestRoute } from '../rest.ts';
-import { agentCardDocument, type AgentCard } from './agent-card.ts';
+import { agentCardDocument, compatAgentCardDocument, type AgentCard } from './agent-card.ts';
+import { resolveVersion } from '../a2a/info.ts';
+import { TOOLSET_NAMES } from '../mcp-toolsets.ts';
 import { aiCatalogDocument } from './ai-catalog.ts';
 import { agentMapDocument, discoveryDocument, mcpJsonDocument, serverJsonDocument, type IdentityExtras } from './maps.ts';
 import { buildModel, type DiscoveryModel } from './model.ts';
 import { openApiDocument } from './openapi.ts';
 import { DOCUMENT_PATHS, SERVER_CARD_SUFFIX } from './paths.ts';
 import { serverCard } from './server-card.ts';
+import { draftServerCard, DRAFT_SERVER_CARD_PATH } from './draft-server-card.ts';
 import { quickstartDocument, skillDocument } from './steps.ts';
 import { aiTxt, llmsFullTxt, llmsTxt, robotsAgentTxt } from './text.ts';
 
@@ -43,18 +48,45 @@ interface Resolved extends IdentityExtras {
   signAgentCard?: DiscoveryExtras['signAgentCard'];
 }
 
+type Build = (model: DiscoveryModel, identity: Resolved) => Promise<unknown> | unknown;
+
+/** A second form of a document, served when a request header asks for it. */
+interface Variant {
+  /** The request header that chooses it (lower case), named in `Vary`. */
+  header: string;
+  chosen: (value: string | string[] | undefined) => boolean;
+  build: Build;
+}
+
 interface Spec {
   paths: string[];
   summary: string;
   contentType: string;
-  build: (model: DiscoveryModel, identity: Resolved) => Promise<unknown> | unknown;
+  build: Build;
+  variant?: Variant;
 }
 
-export interface BuiltDocument {
-  paths: string[];
-  contentType: string;
+interface Bytes {
   body: Buffer;
   etag: string;
+}
+
+export interface BuiltDocument extends Bytes {
+  paths: string[];
+  contentType: string;
+  variant?: Bytes & Pick<Variant, 'header' | 'chosen'>;
+}
+
+/** A v1 client's card request: A2A-Version 1.0 (or 1, 1.0.x); no header is the A2A default, 0.3. */
+function asksForV1(value: string | string[] | undefined): boolean {
+  if (value === undefined) return false;
+  const version = resolveVersion(value, '');
+  return 'version' in version && version.version === '1.0';
+}
+
+/** The card with its signatures, when the identity module signs cards (each form is signed as served). */
+async function signed<T extends AgentCard>(card: T, x: Resolved): Promise<T> {
+  return x.signAgentCard ? { ...card, signatures: await x.signAgentCard(card) } : card;
 }
 
 function specs(model: DiscoveryModel): Spec[] {
@@ -63,14 +95,16 @@ function specs(model: DiscoveryModel): Spec[] {
   const text = (path: string, summary: string, build: (m: DiscoveryModel) => string): Spec => ({ paths: [path], summary, contentType: TEXT_TYPE, build });
   const all: Spec[] = [
     json([P.aiCatalog, P.ard], 'ARD (Agentic Resource Discovery v0.91) manifest of this service', aiCatalogDocument),
-    json([P.agentCard, P.agentJson], 'A2A agent card (v1.0 shape, v0.3 compatible)', async (m, x) => {
-      const card = agentCardDocument(m);
-      return x.signAgentCard ? { ...card, signatures: await x.signAgentCard(card) } : card;
-    }),
+    {
+      ...json([P.agentCard, P.agentJson], 'A2A agent card: v0.3 compatible without A2A-Version, v1.0 only with A2A-Version: 1.0', (m, x) => signed(compatAgentCardDocument(m), x)),
+      variant: { header: 'a2a-version', chosen: asksForV1, build: (m, x) => signed(agentCardDocument(m), x) },
+    },
     json([P.mcpJson], 'Pointer to the MCP endpoint', mcpJsonDocument),
     json([P.serverCard, ...model.mcp.paths.map((p) => `${p}${SERVER_CARD_SUFFIX}`)], 'MCP server card (SPEC.md 4.2 card)', (m) =>
       serverCard(m.config, m.tools.map((t) => t.name)),
     ),
+    json([DRAFT_SERVER_CARD_PATH], 'MCP server card in the shape of the server-card draft (SEP-2127): every tool', (m) => draftServerCard(m)),
+    ...TOOLSET_NAMES.map((t) => json([`${DRAFT_SERVER_CARD_PATH}/${t}`], `MCP server card in the shape of the server-card draft (SEP-2127): the ${t} toolset`, (m) => draftServerCard(m, t))),
     json([P.mcpRegistryServer], 'This server in the official MCP registry server.json format', serverJsonDocument),
     json([P.skill], 'One-shot skill: list yourself, go Live, claim the founding deal', skillDocument),
     json([P.quickstart], 'Agent quickstart (SPEC.md 4.3)', quickstartDocument),
@@ -99,6 +133,11 @@ export interface BuildInput {
   extras?: DiscoveryExtras;
 }
 
+function serialize(contentType: string, value: unknown): Bytes {
+  const body = encode(contentType, value);
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+}
+
 /** Every document, serialized; pure apart from the extras' signing, so tests build them from any catalog. */
 export async function buildDiscoveryDocuments(input: BuildInput): Promise<BuiltDocument[]> {
   const model = buildModel(input);
@@ -106,21 +145,41 @@ export async function buildDiscoveryDocuments(input: BuildInput): Promise<BuiltD
   const resolved: Resolved = { mcpDnsTxt: (await extras.mcpDnsTxt?.()) ?? undefined, signAgentCard: extras.signAgentCard };
   return Promise.all(
     specs(model).map(async (s) => {
-      const body = encode(s.contentType, await s.build(model, resolved));
-      return { paths: s.paths, contentType: s.contentType, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+      const main = serialize(s.contentType, await s.build(model, resolved));
+      const variant = s.variant && { header: s.variant.header, chosen: s.variant.chosen, ...serialize(s.contentType, await s.variant.build(model, resolved)) };
+      return { paths: s.paths, contentType: s.contentType, ...main, ...(variant ? { variant } : {}) };
     }),
   );
 }
 
-/** Every path this door serves (the server card's MCP aliases included). */
+/** Every path this door serves (the server card's MCP aliases and the toolsets' draft cards included). */
 export function discoveryPaths(mcpPaths: readonly string[]): string[] {
-  return [...Object.values(DOCUMENT_PATHS), ...mcpPaths.map((p) => `${p}${SERVER_CARD_SUFFIX}`)];
+  return [...Object.values(DOCUMENT_PATHS), ...mcpPaths.map((p) => `${p}${SERVER_CARD_SUFFIX}`), ...TOOLSET_NAMES.map((t) => `${DRAFT_SERVER_CARD_PATH}/${t}`)];
+}
+
+/** What a GET answers: CORS as the MCP server-card draft lists it (If-None-Match too, for revalidation). */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, If-None-Match, A2A-Version',
+  'access-control-expose-headers': 'ETag',
+};
+
+interface Form {
+  body: Buffer;
+  etag: string;
+  headers: Record<string, string>;
+  notModified: Record<string, string>;
 }
 
 interface Slot {
-  doc?: BuiltDocument;
-  headers?: Record<string, string>;
-  notModified?: Record<string, string>;
+  main?: Form;
+  variant?: Form & { header: string; chosen: Variant['chosen'] };
+}
+
+function formOf(bytes: Bytes, contentType: string, vary: string | undefined): Form {
+  const notModified = { etag: bytes.etag, 'cache-control': CACHE_CONTROL, ...CORS, ...(vary ? { vary } : {}) };
+  return { body: bytes.body, etag: bytes.etag, notModified, headers: { ...notModified, 'content-type': contentType } };
 }
 
 export function registerDiscovery(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], extras: DiscoveryExtras = {}) {
@@ -130,28 +189,26 @@ export function registerDiscovery(app: FastifyInstance, services: BaseServices, 
   // Built once, before the first request (the extras may need the database, which is up by now).
   app.addHook('onReady', async () => {
     for (const doc of await buildDiscoveryDocuments({ config: services.config, catalog, extras })) {
-      const notModified = { etag: doc.etag, 'cache-control': CACHE_CONTROL, 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag' };
-      for (const path of doc.paths) Object.assign(slots.get(path)!, { doc, notModified, headers: { ...notModified, 'content-type': doc.contentType } });
+      const vary = doc.variant?.header;
+      const main = formOf(doc, doc.contentType, vary);
+      const variant = doc.variant && { ...formOf(doc.variant, doc.contentType, vary), header: doc.variant.header, chosen: doc.variant.chosen };
+      for (const path of doc.paths) Object.assign(slots.get(path)!, { main, variant });
     }
   });
 
   for (const [path, slot] of slots) {
     app.get(path, (request: FastifyRequest, reply: FastifyReply) => {
-      const { doc, headers, notModified } = slot;
-      if (!doc || !headers || !notModified) throw new AppError(503, 'not_ready', 'the discovery documents are being built; retry in a moment');
-      if (matchesEtag(request.headers['if-none-match'], doc.etag)) return reply.code(304).headers(notModified).send();
-      return reply.headers(headers).send(doc.body);
+      const { main, variant } = slot;
+      if (!main) throw new AppError(503, 'not_ready', 'the discovery documents are being built; retry in a moment');
+      const form = variant?.chosen(request.headers[variant.header]) ? variant : main;
+      if (matchesEtag(request.headers['if-none-match'], form.etag)) return reply.code(304).headers(form.notModified).send();
+      return reply.headers(form.headers).send(form.body);
     });
-    // CORS preflight, for browsers that revalidate with If-None-Match themselves.
+    // CORS preflight, for browsers that revalidate with If-None-Match or ask for a card version.
     app.options(path, (_request: FastifyRequest, reply: FastifyReply) =>
       reply
         .code(204)
-        .headers({
-          'access-control-allow-origin': '*',
-          'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-          'access-control-allow-headers': 'If-None-Match',
-          'access-control-max-age': '86400',
-        })
+        .headers({ ...CORS, 'access-control-max-age': '86400' })
         .send(),
     );
   }

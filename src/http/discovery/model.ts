@@ -44,6 +44,8 @@ export interface RouteDoc {
 
 export interface DiscoveryModel {
   config: Config;
+  /** The operations the MCP door lists (for documents that carry whole tool definitions). */
+  catalog: readonly AnyOperation[];
   base: string;
   /** PUBLIC_BASE_URL's host name (no port), as used in `urn:air:` identifiers. */
   host: string;
@@ -172,6 +174,7 @@ export function buildModel(input: ModelInput): DiscoveryModel {
   const mapUrls = <T extends Record<string, string>>(paths: T) => Object.fromEntries(Object.entries(paths).map(([k, p]) => [k, url(p)])) as { [K in keyof T]: string };
   return {
     config,
+    catalog,
     base,
     host,
     mcp: { endpoint: url(MCP_PATHS[0]), paths: MCP_PATHS, aliases: MCP_PATHS.slice(1).map(url), serverVersion: MCP_SERVER_VERSION },

@@ -21,6 +21,8 @@ export const DOCUMENT_PATHS = {
   agentJson: '/.well-known/agent.json',
   mcpJson: '/.well-known/mcp.json',
   serverCard: '/.well-known/mcp/server-card.json',
+  /** The server card in the shape of the MCP server-card draft (draft-server-card.ts). */
+  draftServerCard: '/.well-known/mcp/server-card',
   mcpRegistryServer: '/api/mcp-registry/server.json',
   skill: '/skill.json',
   discovery: '/discovery.json',
