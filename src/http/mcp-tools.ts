@@ -41,18 +41,25 @@ function typesOf(schema: JsonSchema): string[] {
   return all.some((t) => t.length === 0) ? [] : [...new Set(all.flat())];
 }
 
-/** JSON Schema of a result as Rollcall sends it: the success's top-level fields typed, `ok` required, the failure's fields beside them. */
-function outputJsonSchema(success: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(success, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+/**
+ * JSON Schema of a success as Rollcall sends it: the operation's output schema with its top-level
+ * fields typed and `ok: true` required. /openapi.json gives it as every route's 200.
+ */
+export function successJsonSchema(op: Pick<AnyOperation, 'output'>): JsonSchema {
+  const json = z.toJSONSchema(op.output ?? successDefault, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const properties: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
     const types = typesOf(schema);
     properties[name] = types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
   }
-  properties.ok = { type: 'boolean' };
-  properties.error = { type: 'object' };
-  properties.request_id = { type: 'string' };
+  properties.ok = { const: true };
   return { type: 'object', properties, required: ['ok'] };
+}
+
+/** JSON Schema of a result as an MCP tool returns it: the success's fields, and the failure's beside them. */
+function outputJsonSchema(op: AnyOperation): JsonSchema {
+  const success = successJsonSchema(op);
+  return { ...success, properties: { ...(success.properties as Record<string, JsonSchema>), ok: { type: 'boolean' }, error: { type: 'object' }, request_id: { type: 'string' } } };
 }
 
 export function buildToolList(catalog: readonly AnyOperation[]): { list: ToolEntry[]; byName: Map<string, AnyOperation> } {
@@ -61,7 +68,7 @@ export function buildToolList(catalog: readonly AnyOperation[]): { list: ToolEnt
   for (const op of catalog) {
     if (op.tool === false) continue;
     const inputSchema = inputJsonSchema(op.toolInput ?? op.input);
-    const outputSchema = outputJsonSchema(op.output ?? successDefault);
+    const outputSchema = outputJsonSchema(op);
     for (const name of [op.name, ...(op.aliases ?? [])]) {
       const description = name === op.name ? op.description : `Alias of ${op.name}. ${op.description}`;
       const title = op.title && name !== op.name ? `${op.title} (alias)` : op.title;

@@ -82,7 +82,19 @@ const unservedWrite = (operationId: string, summary: string, parameters: unknown
 /** The /v0.1 paths for /openapi.json, generated from the operations. */
 export function registryApiPaths(): Record<string, Record<string, unknown>> {
   const list = inputJsonSchema(listCatalogServers.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
-  const itemList = { description: '{servers: [{server, _meta}], metadata: {nextCursor?, count}}' };
+  const serverResponse = { type: 'object', required: ['server', '_meta'], properties: { server: { type: 'object' }, _meta: { type: 'object' } } };
+  const itemList = {
+    description: '{servers: [{server, _meta}], metadata: {nextCursor?, count}}',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['servers', 'metadata'],
+          properties: { servers: { type: 'array', items: serverResponse }, metadata: { type: 'object', required: ['count'], properties: { nextCursor: { type: 'string' }, count: { type: 'integer' } } } },
+        },
+      },
+    },
+  };
   const notFound = registryError('No such server or version');
   return {
     [REGISTRY_API_PATH]: {
@@ -116,7 +128,7 @@ export function registryApiPaths(): Record<string, Record<string, unknown>> {
         summary: 'Get one version of a catalog server ("latest" for its latest)',
         description: getCatalogServerVersion.description,
         parameters: [serverNameParam, versionParam, includeDeletedParam('Also a version upstream marked deleted (default false).')],
-        responses: { '200': { description: '{server, _meta}' }, '400': registryError('Bad parameter'), '404': notFound, '429': limitedRef, '500': internal },
+        responses: { '200': { description: '{server, _meta}', content: { 'application/json': { schema: serverResponse } } }, '400': registryError('Bad parameter'), '404': notFound, '429': limitedRef, '500': internal },
       },
       put: unservedWrite('update_catalog_server_version', 'Update a server version (not implemented: 501)', [serverNameParam, versionParam]),
       delete: unservedWrite('delete_catalog_server_version', 'Delete a server version (not implemented: 501)', [serverNameParam, versionParam]),

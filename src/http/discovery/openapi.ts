@@ -2,6 +2,7 @@
 // description cannot drift from the code (SPEC.md 9: format 3.1.0, version 1.9.0). The discovery
 // documents this folder serves are described too, from the same list that registers them.
 import { inputJsonSchema } from '../../platform/operation.ts';
+import { successJsonSchema } from '../mcp-tools.ts';
 import { restRoutes, type RestRoute } from '../rest.ts';
 import { MCP_ENDPOINT_PATHS } from '../mcp.ts';
 import { TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetPath } from '../mcp-toolsets.ts';
@@ -37,6 +38,23 @@ const errorSchema = {
   },
 };
 
+/** A JSON-RPC 2.0 response (MCP and A2A): a result or an error; a batch is an array of them. */
+const jsonRpcResponse = {
+  type: 'object',
+  required: ['jsonrpc', 'id'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: {},
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+  },
+};
+const jsonRpcAnswer = { anyOf: [{ $ref: '#/components/schemas/JsonRpcResponse' }, { type: 'array', items: { $ref: '#/components/schemas/JsonRpcResponse' } }] };
+const jsonContent = (schema: unknown) => ({ 'application/json': { schema } });
+const jsonRpc = (description: string, extra: Record<string, unknown> = {}) => ({ description, ...extra, content: jsonContent({ $ref: '#/components/schemas/JsonRpcResponse' }) });
+/** An info object (a GET on a protocol endpoint): `ok: true` and what the endpoint serves. */
+const infoObject = (description: string) => ({ description, content: jsonContent({ type: 'object', required: ['ok'], properties: { ok: { const: true } } }) });
+
 const limitHeaders = {
   'Retry-After': { description: 'Seconds until the request may succeed.', schema: { type: 'integer' } },
   'RateLimit-Limit': { description: 'The per-address limit of this kind of request per minute (rate_limited only).', schema: { type: 'integer' } },
@@ -63,6 +81,8 @@ const errorResponses = {
 
 export function openApiDocument(base: string, documents: readonly DocumentPath[] = [], routes: readonly RestRoute[] = restRoutes) {
   const paths: Record<string, Record<string, unknown>> = {};
+  // Every operation's success, under its own name: the operation's output schema (mcp-tools.ts).
+  const schemas: Record<string, unknown> = { Error: errorSchema, JsonRpcResponse: jsonRpcResponse };
   // operationIds are unique in a document: an operation served by a second route (GET and POST
   // /api/ard/search) gets its method after its name there.
   const operationIds = new Set<string>();
@@ -70,16 +90,18 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     const operationId = operationIds.has(route.operation.name) ? `${route.operation.name}_${route.method.toLowerCase()}` : route.operation.name;
     operationIds.add(operationId);
     const schema = inputJsonSchema(route.operation.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
+    const result = `${route.operation.name}_result`;
+    schemas[result] ??= successJsonSchema(route.operation);
     const operation: Record<string, unknown> = {
       operationId,
       summary: route.summary,
       description: route.operation.description,
       ...(route.operation.ownerOnly ? { security: [{ ownerToken: [] }] } : {}),
       responses: {
-        '200': { description: 'ok: true and the result' },
+        '200': { description: 'ok: true and the result', content: jsonContent({ $ref: `#/components/schemas/${result}` }) },
         // A cached read answers with an ETag (http/rest.ts) and honours If-None-Match.
         ...(route.operation.cacheMs ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } } : {}),
-        ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, { description }])),
+        ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, { description, content: jsonContent({ $ref: '#/components/schemas/Error' }) }])),
         ...errorResponses,
       },
     };
@@ -110,13 +132,16 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
           : 'MCP JSON-RPC 2.0 over stateless streamable HTTP: tools/list, tools/call and the lifecycle methods of each protocol era',
         requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
         responses: {
-          '200': { description: 'JSON-RPC response; in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s) and one past MCP_BATCH_MAX_BYTES of answer -32028' },
+          '200': {
+            description: 'JSON-RPC response (an array for a batch); in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s) and one past MCP_BATCH_MAX_BYTES of answer -32028',
+            content: jsonContent(jsonRpcAnswer),
+          },
           '202': { description: 'notification accepted' },
-          '400': { description: 'Invalid Request (-32600): among others, a batch of more than MCP_BATCH_MAX messages (nothing run)' },
-          '429': { description: 'A single message past the per-address rate limit: JSON-RPC error -32029 rate_limited, with Retry-After and RateLimit-* headers', headers: limitHeaders },
+          '400': jsonRpc('Invalid Request (-32600): among others, a batch of more than MCP_BATCH_MAX messages (nothing run)'),
+          '429': jsonRpc('A single message past the per-address rate limit: JSON-RPC error -32029 rate_limited, with Retry-After and RateLimit-* headers', { headers: limitHeaders }),
         },
       },
-      get: { summary: 'Server info; 405 when asked for an SSE stream', responses: { '200': { description: 'info object' }, '405': { description: 'no SSE stream' } } },
+      get: { summary: 'Server info; 405 when asked for an SSE stream', responses: { '200': infoObject('info object'), '405': jsonRpc('no SSE stream (-32000)') } },
     };
   }
   paths[A2A_PATH] = {
@@ -126,13 +151,13 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       parameters: [{ name: 'A2A-Version', in: 'header', required: false, description: '1.0 or 0.3 (the default).', schema: { type: 'string' } }],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: {
-        '200': { description: 'JSON-RPC response: a finished Task, or a JSON-RPC error' },
-        '400': { description: 'the body is not JSON (-32700)' },
-        '403': { description: 'Host or Origin is not this server' },
-        '429': { description: 'Past the per-address rate limit (tasks/get and GetTask count as reads, other methods as writes): JSON-RPC error -32029 rate_limited, with Retry-After', headers: limitHeaders },
+        '200': { description: 'JSON-RPC response: a finished Task, or a JSON-RPC error (MCP methods answer as at /api/mcp, batches included)', content: jsonContent(jsonRpcAnswer) },
+        '400': jsonRpc('the body is not JSON (-32700)'),
+        '403': jsonRpc('Host or Origin is not this server'),
+        '429': jsonRpc('Past the per-address rate limit (tasks/get and GetTask count as reads, other methods as writes): JSON-RPC error -32029 rate_limited, with Retry-After', { headers: limitHeaders }),
       },
     },
-    get: { summary: 'Endpoint info: the agent-card pointer, versions, methods, the requests understood, examples', responses: { '200': { description: 'info object' }, '304': { description: 'Not modified' } } },
+    get: { summary: 'Endpoint info: the agent-card pointer, versions, methods, the requests understood, examples', responses: { '200': infoObject('info object'), '304': { description: 'Not modified' } } },
   };
   for (const doc of documents) {
     paths[doc.path] = {
@@ -141,7 +166,10 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         tags: ['discovery'],
         parameters: [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer.', schema: { type: 'string' } }],
         responses: {
-          '200': { description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)', content: { [doc.contentType]: {} } },
+          '200': {
+            description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)',
+            content: { [doc.contentType]: { schema: doc.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' } } },
+          },
           '304': { description: 'Not modified: the If-None-Match ETag is current' },
         },
       },
@@ -161,10 +189,10 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag from an earlier answer.', schema: { type: 'string' } },
       ],
       responses: {
-        '200': { description: 'The badge (public, cached for 60 s, ETag)', content: { 'image/svg+xml': {} } },
+        '200': { description: 'The badge (public, cached for 60 s, ETag)', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
         '304': { description: 'Not modified: the If-None-Match ETag is current' },
         '400': { $ref: '#/components/responses/Error' },
-        '404': { description: 'No such badge, no listing with this id, or a badge that does not apply to it: a grey "not found" badge', content: { 'image/svg+xml': {} } },
+        '404': { description: 'No such badge, no listing with this id, or a badge that does not apply to it: a grey "not found" badge', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
       },
     },
   };
@@ -173,17 +201,21 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
   for (const operations of Object.values(paths)) {
     for (const op of Object.values(operations) as { responses: Record<string, unknown> }[]) op.responses['429'] ??= limited;
   }
-  paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok' } } } };
-  paths['/readyz'] = { get: { summary: 'The database answers', responses: { '200': { description: 'ok' }, '503': { $ref: '#/components/responses/Error' } } } };
+  const ok = (properties: Record<string, unknown>) => jsonContent({ type: 'object', required: ['ok', ...Object.keys(properties)], properties: { ok: { const: true }, ...properties } });
+  paths['/healthz'] = { get: { summary: 'The process is up', responses: { '200': { description: 'ok', content: ok({ version: { type: 'string' } }) } } } };
+  paths['/readyz'] = {
+    get: { summary: 'The database answers', responses: { '200': { description: 'ok', content: ok({ database: { enum: ['sqlite', 'postgres'] } }) }, '503': { $ref: '#/components/responses/Error' } } },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'Rollcall registry', version: OPENAPI_VERSION, description: SERVER_DESCRIPTION },
     servers: [{ url: base }],
     paths,
     components: {
+      schemas,
       responses: {
-        Error: { description: 'Error', content: { 'application/json': { schema: errorSchema } } },
-        RateLimited: { description: RATE_LIMITED_DESCRIPTION, headers: limitHeaders, content: { 'application/json': { schema: errorSchema } } },
+        Error: { description: 'Error', content: jsonContent({ $ref: '#/components/schemas/Error' }) },
+        RateLimited: { description: RATE_LIMITED_DESCRIPTION, headers: limitHeaders, content: jsonContent({ $ref: '#/components/schemas/Error' }) },
         RegistryRateLimited: {
           description: 'rate_limited, in the MCP registry API\'s own error body.',
           headers: limitHeaders,
