@@ -218,7 +218,7 @@ test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 docu
   );
 });
 
-test(`/v0.1 relays every server.json as upstream sent it: every value, no trimmed or cleaned text (${engine})`, async () => {
+test(`/v0.1 relays every server.json as upstream sent it: every value in its order, no trimmed or cleaned text (${engine})`, async () => {
   const sent = new Map(upstream.items.map((i) => [`${i.server.name}@${i.server.version}`, i.server]));
   const padded = upstream.items.filter((i) => typeof i.server.description === 'string' && i.server.description !== i.server.description.trim());
   assert.ok(padded.length > 0, 'the seed has descriptions with leading or trailing spaces');
@@ -229,6 +229,7 @@ test(`/v0.1 relays every server.json as upstream sent it: every value, no trimme
     for (const item of page.servers) {
       const key = `${item.server.name}@${item.server.version}`;
       assert.deepEqual(item.server, sent.get(key), key);
+      assert.equal(JSON.stringify(item.server), JSON.stringify(sent.get(key)), `${key}: its fields in the order upstream sent them`);
       served++;
     }
     cursor = page.metadata.nextCursor;

@@ -124,7 +124,10 @@ export function checkUpstreamItem(raw: unknown): Checked {
     const issue = parsed.error.issues[0];
     return { ok: false, reason: `invalid ${issue?.path.length ? issue.path.map(String).join('.') : 'item'}` };
   }
-  const { server, _meta } = parsed.data;
+  const { _meta } = parsed.data;
+  // The object as received, not zod's copy (which puts the schema's keys first): the catalog
+  // relays what upstream sent, its fields in their order.
+  const server = (raw as { server: ServerJson }).server;
   if (JSON.stringify(server).length > LIMITS.entryBytes) return { ok: false, reason: 'too large' };
   const official = _meta?.[OFFICIAL_META];
   return {
