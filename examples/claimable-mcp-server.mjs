@@ -1,6 +1,6 @@
 // A small MCP server (streamable HTTP, the official SDK) that also serves its origin's
 // /.well-known/rollcall-claim.txt from the file named by ROLLCALL_CLAIM_FILE, read on every
-// request: the README's "Own your listing" walk-through claims it. Run it from a checkout after
+// request: the examples of docs/guide/owning.md claim it. Run it from a checkout after
 // `npm ci`: PORT=3002 ROLLCALL_CLAIM_FILE=./rollcall-claim.txt node examples/claimable-mcp-server.mjs
 import http from 'node:http';
 import fs from 'node:fs';

@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const mcpPost = registerMcp(http, services, operations, limits);
   registerA2a(http, services, operations, limits, mcpPost);
   // Documents are built once at start: the agent card signed with the current key, the _mcp TXT
-  // record from its public half (after `rotate-key`, restart within the key overlap; decisions.md).
+  // record from its public half (after `rotate-key`, restart within the key overlap: docs/decisions/signing-keys.md).
   registerDiscovery(http, services, operations, {
     signAgentCard: async (card) => [await services.identity.signAgentCard(card)],
     mcpDnsTxt: () => services.identity.mcpDnsTxt(),

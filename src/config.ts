@@ -1,5 +1,5 @@
 // Every environment variable Rollcall reads, parsed once. Names are fixed by DESIGN.md
-// "Configuration"; tunables of our own are named here and in the README's table.
+// "Configuration"; tunables of our own are named here and in docs/guide/configuration.md.
 import { z } from 'zod';
 import path from 'node:path';
 import { isIP } from 'node:net';
@@ -10,7 +10,7 @@ const flag = z
   .transform((v) => v === '1' || v === 'true');
 
 // Counts, sizes and durations are whole numbers: `count` where 0 means off (or none), `positive`
-// where 0 makes no sense (PROBE_PER_HOST=0.5 used to floor to 0 and stall every outbound call).
+// where 0 makes no sense (PROBE_PER_HOST=0.5 would floor to 0 and stall every outbound call).
 const count = (fallback: number) => z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(fallback);
 const positive = (fallback: number) => z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').default(fallback);
 const optionalText = z

@@ -5,7 +5,6 @@
 // transport errors, version and method errors, the Host check and the GET info document.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import net from 'node:net';
 import { sql } from 'kysely';
 import { underMigrationLock } from '../src/platform/db/migrate.ts';
@@ -443,15 +442,4 @@ test('an unexpected failure (the task table gone) is a JSON-RPC internal error t
   } finally {
     await broken.close();
   }
-});
-
-test("the README's curl example, sent as written, finds the postgres server", async () => {
-  const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Talk to Rollcall over A2A'));
-  const body = /curl -s http:\/\/localhost:8080\/api\/a2a -H 'content-type: application\/json' -d '([^']+)'/.exec(section)?.[1];
-  assert.ok(body, 'the README shows a curl example');
-  const res = await rpc(body);
-  assert.equal(res.status, 200);
-  assert.equal(res.body.result.status.state, 'completed');
-  assert.equal(res.body.result.artifacts[0].parts[0].data.hits[0].server, POSTGRES);
 });

@@ -244,7 +244,7 @@ test(`a proof fetch follows no redirect off the listing's origin: nothing is dia
   assert.equal(elsewhere, 0);
 });
 
-test(`the README's "Own your listing" walk-through, as written, against examples/claimable-mcp-server.mjs (${engine})`, async () => {
+test(`a claim of examples/claimable-mcp-server.mjs through its claim file lists it, and its owner token edits it and checks in (${engine})`, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-claim-'));
   const claimFile = path.join(dir, 'rollcall-claim.txt');
   const port = await freePort();

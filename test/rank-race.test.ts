@@ -1,5 +1,5 @@
 // Two domains changing their rank parts of one listing at the same moment, from two instances
-// (PostgreSQL: two pools), never lose one another's update (docs/decisions.md "writes that race").
+// (PostgreSQL: two pools), never lose one another's update (docs/decisions/rank-parts.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, postJson } from './helpers/app.ts';

@@ -33,7 +33,7 @@ const ALWAYS = new Set([
   'search_queries', // the search query log: every search, by any door, is logged for opportunities
 ]);
 
-/** Reads that write by design (docs/decisions.md "Reads write nothing"), and the tables each may touch. */
+/** Reads that write by design (docs/decisions/reads-write-nothing.md), and the tables each may touch. */
 const BY_DESIGN: Record<string, { why: string; tables: string[] }> = {
   'GET /api/products/demo': { why: 'SPEC: the GET demo marks the demo and issues its token', tables: ['*'] },
   'GET /api/score': { why: 'a probe of the given URL under the caller\'s budget', tables: ['*'] },

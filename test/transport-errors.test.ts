@@ -166,7 +166,7 @@ test('the server warns at start when PROBE_ALLOW_PRIVATE is on, and only then', 
   assert.match(warnings[0].msg, /never in production/);
 });
 
-test('the README walk-through: npm start with PROBE_ALLOW_PRIVATE=1 lists a local server-everything and makes it Live; SIGTERM to npm ends the server', async (t) => {
+test('npm start with PROBE_ALLOW_PRIVATE=1 lists a local server-everything and makes it Live; SIGTERM to npm ends the server', async (t) => {
   const store = await freshStore();
   await store.db.close();
   t.after(() => store.drop());
@@ -202,7 +202,7 @@ test('the README walk-through: npm start with PROBE_ALLOW_PRIVATE=1 lists a loca
   assert.notEqual(serverPid, child.pid, 'npm runs the server as a process of its own');
   assert.equal((await fetch(`${address}/healthz`)).status, 200);
   assert.match(out, /PROBE_ALLOW_PRIVATE=1.*never in production/, 'the server warns that private probing is on');
-  // As the README shows it: publish http://localhost:<port>/mcp, then poll status until Live.
+  // Publish http://localhost:<port>/mcp, then poll status until Live.
   const published = await fetch(`${address}/api/publish`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

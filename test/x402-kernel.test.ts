@@ -114,7 +114,7 @@ test(`a refused payment buys no kernel and charges nothing (${engine})`, async (
   assert.equal(refused.structuredContent['x402/error'].code, 402);
   assert.equal(await versionsOf('x402-kernel-refused'), KERNEL.free_per_day, 'a payment refused at /verify runs no work');
   // Refused at /settle: the result is withheld and nothing charged (the kernel version the work
-  // wrote stays, a record rather than goods: docs/decisions.md "Order: claim, verify, work, settle").
+  // wrote stays, a record rather than goods: docs/decisions/x402.md).
   const failed = await kernel(args, { 'x402/payment': paymentV2Object(expected, 'settle-fails') });
   assert.equal(failed.isError, true);
   assert.equal(failed.structuredContent.error.code, 'payment_failed');

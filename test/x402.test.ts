@@ -26,7 +26,7 @@ const clock = new ManualClock('2026-11-01T12:00:00.000Z');
 
 before(async () => {
   fac = await startFacilitator();
-  // The facilitator is on loopback: PROBE_ALLOW_PRIVATE=1 lets the guarded client reach it (decisions.md).
+  // The facilitator is on loopback: PROBE_ALLOW_PRIVATE=1 lets the guarded client reach it (docs/decisions/x402.md).
   app = await startApp({ clock, env: { X402_ENABLED: '1', X402_FACILITATOR_URL: fac.url, X402_PAY_TO: PAY_TO, PROBE_ALLOW_PRIVATE: '1' } });
   expected = {
     payTo: PAY_TO,

@@ -4,7 +4,7 @@
 import type { Writable } from 'node:stream';
 import type { ParseArgsConfig } from 'node:util';
 
-/** Exit codes (README "Command line"). */
+/** Exit codes (docs/guide/cli.md). */
 export const EXIT = {
   ok: 0,
   /** The thing failed: a probe that could not go Live, a listing that did not, an unreachable server. */

@@ -184,4 +184,4 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(13)} ${c.summary}`).join('\n')}
 Every command takes --help and --json (one JSON document on stdout instead of text);
 rollcall --version prints the version.
 Exit codes: 0 ok, 1 the thing failed (a probe, a listing that did not go Live), 2 usage error,
-130 interrupted. Configuration comes from the environment (README "Configuration").`;
+130 interrupted. Configuration comes from the environment (docs/guide/configuration.md).`;

@@ -1,7 +1,7 @@
 // The collab tools that make and run workflows (TOOLS.md "Collaboration", SPEC.md 4.2, 4.3):
 // create_collab_workflow, complete_collab_path, collab_session_open, list_collab_workflows,
 // collab_run and collab_access_status. Session tools: sessions.ts; the market: market.ts.
-// States, rules and why: docs/decisions.md "Collaboration".
+// States, rules and why: docs/decisions/collab-sessions.md.
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { AppError, badRequest, conflict, notFound } from '../platform/errors.ts';

@@ -1,6 +1,6 @@
 // Pure helpers of a workflow's plan: role names, the ordered steps (given, or derived from the
-// goal deterministically), and the default goal of a listing. Rules: docs/decisions.md
-// "Collaboration".
+// goal deterministically), and the default goal of a listing. Rules:
+// docs/decisions/collab-sessions.md.
 import { badRequest } from '../platform/errors.ts';
 import { cleanText } from '../listings/text.ts';
 import { goalNeeds, storedItems } from '../mesh/coverage.ts';

@@ -1,4 +1,4 @@
-// The session state machine's rules (docs/decisions.md "Collaboration"), as pure checks
+// The session state machine's rules (docs/decisions/collab-sessions.md), as pure checks
 // that name the refusal. Sessions: open -> active -> converged -> closed (open or active -> closed
 // when abandoned). Steps: unclaimed -> claimed -> done, strictly in order.
 import { AppError, conflict } from '../platform/errors.ts';

@@ -1,6 +1,6 @@
 // The collab domain's tables: workflows (a goal, its participants and ordered steps), sessions
 // (one run of a workflow: participants, steps with their claims and results, messages), and the
-// market (packaged products and who bought them). States: docs/decisions.md "Collaboration".
+// market (packaged products and who bought them). States: docs/decisions/collab-sessions.md.
 // Only src/collab/ may import this module.
 import type { Executor } from '../platform/db/executor.ts';
 import { typed } from '../platform/db/executor.ts';

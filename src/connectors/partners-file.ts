@@ -1,4 +1,4 @@
-// The operator's partners file, DATA_DIR/partners.json (format in the README): candidates that are
+// The operator's partners file, DATA_DIR/partners.json (format in docs/guide/connectors.md): candidates that are
 // not (or not only) listings, and optionally the ideal-partner traits. A missing file is normal; a
 // malformed one is reported (status invalid, with the reason) and skipped, never a crash.
 import { promises as fs } from 'node:fs';

@@ -6,7 +6,7 @@ import { feedbackTables as q, type FeedbackItemsTable } from './tables.ts';
 import { isThemeId, type ThemeId } from './themes.ts';
 import { question, SURVEY_VERSION, type Answers } from './survey.ts';
 
-/** A stored feedback item (SPEC.md 2.4 fields this issue fills, plus where it came from). */
+/** A stored feedback item (the SPEC.md 2.4 fields it carries, plus where it came from). */
 export interface FeedbackItem {
   id: string;
   created_at: string;

@@ -1,6 +1,6 @@
 // Willingness to pay (SPEC.md 2.4 `wtp`, 2.5 currency questions, 8.3 list prices): aggregates of
 // the amounts callers name, next to the founding list prices and the per-call prices, with
-// recommendations that follow fixed rules over those figures (documented in docs/decisions.md).
+// recommendations that follow fixed rules over those figures (docs/decisions/feedback-envelope.md).
 import type { Executor } from '../platform/db/executor.ts';
 import { meteredEvent, type EventId } from '../metering/events.ts';
 import { answeredCount, latestAnswering, numericStats, optionCounts } from './aggregates.ts';

@@ -1,4 +1,4 @@
-// What makes two URLs one listing (docs/decisions.md "One server, one listing"). The
+// What makes two URLs one listing (docs/decisions/one-server-one-listing.md). The
 // normalized URL stays the listing's unique column; its alias key also drops trailing slashes of
 // the path, since `/mcp` and `/mcp/` reach one endpoint everywhere we have seen. The query is kept:
 // it may select another configuration of one server, so URLs that differ in it stay apart.

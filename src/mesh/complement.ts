@@ -1,7 +1,7 @@
 // Complementary partners (mesh_match with a listing_id and no capabilities): what the listing
 // lacks that the network wants. First the capabilities in the strongest demand now (demand traces,
 // decayed) that the listing does not cover itself; when nothing is in demand, the capabilities
-// most Live listings offer that it does not. Rule and why: docs/decisions.md "Mesh".
+// most Live listings offer that it does not. Rule and why: docs/decisions/mesh-coverage.md.
 import type { Executor } from '../platform/db/executor.ts';
 import { activeOrder, findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { strongest } from '../traces/store.ts';

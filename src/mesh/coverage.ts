@@ -1,7 +1,7 @@
 // Pure helpers of the mesh: the capabilities a caller asks for (cleaned, checked), the words of a
 // capability, the rule that says whether a search hit on one of a listing's skills or tools
 // really covers an asked capability, and the split of a goal into needs. Rules and why:
-// docs/decisions.md "Mesh".
+// docs/decisions/mesh-coverage.md.
 import { badRequest } from '../platform/errors.ts';
 import { cleanText } from '../listings/text.ts';
 import { queryProblem } from '../search/engine.ts';

@@ -5,7 +5,7 @@
 // still does its part on what there is). A step is skipped, not called, when its partner is no
 // longer Live, when no text reached a step that takes text, or when the run's budget is spent;
 // arguments the caller must give were checked before the run was charged (run-checks.ts).
-// Rules and why: docs/decisions.md "The mesh ladder, trails and interop". Runs outside any
+// Rules and why: docs/decisions/execute-compose.md. Runs outside any
 // database transaction: no connection is held while partners think.
 import type { Fetcher } from '../platform/net/guarded-client.ts';
 import { callMcpTool, sendA2aText, type CallFailure, type CallResult } from './partner-call.ts';

@@ -2,7 +2,7 @@
 // whose stored skills or tools cover the capabilities asked, and mesh_compose plans (and stores)
 // the fewest Live partners that cover a goal or a capability list. Both metered (mesh_match,
 // mesh_compose), both return `meter` and a `next_step` that is valid input for the named tool.
-// Weights, tie rules and the goal rule: docs/decisions.md "Mesh".
+// Weights, tie rules and the goal rule: docs/decisions/mesh-coverage.md.
 import { z } from 'zod';
 import { defineOperation } from '../platform/operation.ts';
 import { badRequest, notFound } from '../platform/errors.ts';

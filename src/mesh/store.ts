@@ -1,4 +1,4 @@
-// The mesh domain's SQL: compositions and their members. Reads other issues build on:
+// The mesh domain's SQL: compositions and their members. Reads other tools build on:
 // a composition by id (execute_compose), the compositions of a listing and its composed peers
 // (compose_peers, get_agent_runs), and the count of composition edges (network_value's E).
 import { sql } from 'kysely';

@@ -1,7 +1,7 @@
 // follow_trail's walk (TOOLS.md "Stigmergy"): from a listing or a capability, up to `steps` hops,
 // each to the strongest next node the mode names, never back to a node already on the path. Every
 // value is decayed to now (the traces' half-lives), and a hop weaker than MIN_TRAIL is not taken:
-// an old trail fades out of the walk on its own. Modes and why: docs/decisions.md "The mesh ladder, trails and interop".
+// an old trail fades out of the walk on its own. Modes and why: docs/decisions/trails.md.
 //   hot          listing -> listing along the strongest pair attraction (used together, endorsed)
 //   composition  listing -> listing composed with it most: shared stored compositions plus used_with
 //                uses (pair attraction / USED_WITH_INTENSITY), decayed

@@ -6,7 +6,7 @@ import { grantsLeft, refillsReachable, usageOf, type CallerDay } from './usage.t
 
 /**
  * The metered tools and the events one call of each spends. Event ids are accepted as themselves;
- * the collab tools spend the collab events of SPEC.md 8.1 (their tools come with the collab issue).
+ * the collab tools spend the collab events of SPEC.md 8.1.
  */
 export const TOOL_EVENTS: Readonly<Record<string, readonly EventId[]>> = {
   ...Object.fromEntries(EVENT_IDS.map((e) => [e, [e]])),

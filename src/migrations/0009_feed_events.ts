@@ -1,5 +1,5 @@
-// The public feed gets its own table of events (listed, live, and later demos, feedback, ...), so
-// it no longer reads the change feed, which is pruned after CHANGES_KEEP_H and says only "changed".
+// The public feed gets its own table of events (listed, live; demos, feedback and others follow),
+// rather than the change feed, which is pruned after CHANGES_KEEP_H and says only "changed".
 // Existing listings are backfilled: a listed event at creation and a live event at live_since.
 import type { Kysely, Migration } from 'kysely';
 import type { Db } from '../platform/db/dialect.ts';

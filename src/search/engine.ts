@@ -5,7 +5,7 @@
 // concept terms computed at index time. OR semantics with a floor relative to the query (a hit
 // must match a share of its meaningful words, or of one of its needs), so a need nothing serves
 // gets few or no hits. Pure: no database, no clock, no I/O. Choices and figures:
-// docs/decisions.md "Search", docs/performance.md "Search quality".
+// docs/decisions/search-engine.md, docs/performance.md "Search quality".
 import { createHash } from 'node:crypto';
 import { PostingIndex, type Touched } from './postings.ts';
 import { type ShownDoc, ShownDocs } from './shown.ts';
@@ -39,7 +39,7 @@ export interface SearchHit {
   why: string[];
 }
 
-// ---------------------------------------------------------------- tuning constants (docs/decisions.md "Search")
+// ---------------------------------------------------------------- tuning constants (docs/decisions/search-engine.md)
 const TEXT_FIELDS = ['name', 'title', 'capabilities', 'tags', 'description'] as const;
 const FIELDS = [...TEXT_FIELDS, 'concepts'] as const;
 type Field = (typeof FIELDS)[number];

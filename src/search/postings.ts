@@ -2,7 +2,7 @@
 // scored with MiniSearch's BM25+ (same formula and parameters). Our own rather than MiniSearch's
 // search because an OR query over common terms there allocates a result object per matching
 // document: p99 of 640 ms at 100,000 entries, where this flat loop over arrays takes a few ms
-// (docs/decisions.md "Search"). Terms have small integer ids, so what each slot keeps
+// (docs/decisions/search-memory.md). Terms have small integer ids, so what each slot keeps
 // (its terms, its field lengths) lives in typed arrays rather than in a JS array per document.
 import { SlotLists, grown } from './slot-lists.ts';
 

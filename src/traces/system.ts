@@ -10,7 +10,7 @@ import { takeCount } from './limits.ts';
 
 export const SYSTEM = 'system';
 
-/** Intensities of the automatic deposits (docs/decisions.md, "Stigmergy tools"). */
+/** Intensities of the automatic deposits (docs/decisions/trace-deposits.md). */
 export const AUTO = {
   /** A new listing (list_yourself): a `joined` trace on it. */
   joined: 10,

@@ -1,6 +1,6 @@
 // What every discovery document is generated from: the config, the operation catalog (as the MCP
 // door lists it) and the REST route table. Nothing here is a hand-kept copy, so a tool or route
-// that a later issue adds shows up in every document without an edit.
+// added to the catalog shows up in every document without an edit.
 import type { Config } from '../../config.ts';
 import { inputJsonSchema, type AnyOperation, type ToolAnnotations } from '../../platform/operation.ts';
 import { buildToolList, MCP_PATHS, MCP_SERVER_VERSION } from '../mcp.ts';

@@ -1,6 +1,6 @@
 // The one-shot skill (/skill.json) and the quickstart (/api/products/quickstart, SPEC.md 4.3):
 // ordered steps over the tools and routes. A step names a tool only when the catalog lists it and
-// a REST call only when a route serves it, so the documents grow as later issues add tools.
+// a REST call only when a route serves it, so the documents grow as tools are added.
 import { FOUNDING_PERCENT_OFF, FOUNDING_SEATS, LATER_PERCENT_OFF } from '../../funnel/deal.ts';
 import { meteredEvent } from '../../metering/events.ts';
 import { refill } from '../../metering/refills.ts';

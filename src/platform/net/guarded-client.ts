@@ -246,7 +246,7 @@ export class GuardedClient {
     const timer = setTimeout(() => controller.abort(), this.totalTimeoutMs);
     // The caller's deadline ends the request too. Forwarded by hand: AbortSignal.any costs two to
     // four times as much per request on Node 20 and keeps weak references for the GC to clear
-    // (docs/performance.md, execute_compose overhead per step).
+    // (docs/performance.md, "execute_compose per step").
     const outer = init.signal;
     const forward = () => controller.abort(outer?.reason);
     outer?.addEventListener('abort', forward, { once: true });
