@@ -1,4 +1,4 @@
-// Issue 15's remaining wiring, through the real doors (the MCP SDK client, HTTP): leave_feedback
+// Collab wiring of the feedback and inbox paths, through the real doors (the MCP SDK client, HTTP): leave_feedback
 // from a listing's owner with partner_listing_id or complete_collab makes a collab workflow in the
 // same call (visible in list_collab_workflows); a refused workflow records no feedback either.
 // Endorsements, co-signs and collab invitations (create_collab_workflow naming partners, an opened

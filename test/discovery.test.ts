@@ -35,7 +35,7 @@ after(async () => {
   await app?.close();
 });
 
-/** Every address the issue names, written out here so a document dropped from the code fails the test. */
+/** Every address SPEC.md and the decisions name, written out here so a document dropped from the code fails the test. */
 const EXPECTED: Record<string, 'json' | 'text'> = {
   '/.well-known/ai-catalog.json': 'json',
   '/.well-known/ard.json': 'json',
@@ -76,7 +76,7 @@ const fetchJson = async (path: string): Promise<any> => JSON.parse((await fetchT
 const toolNames = () => buildToolList(operations).list.map((t) => t.name);
 
 test('every document answers 200 with its content type, CORS, an ETag, public caching, and 304 on If-None-Match', async () => {
-  assert.deepEqual([...discoveryPaths(MCP_PATHS)].sort(), Object.keys(EXPECTED).sort(), 'the code serves exactly the documents the issue names');
+  assert.deepEqual([...discoveryPaths(MCP_PATHS)].sort(), Object.keys(EXPECTED).sort(), 'the code serves exactly the documents named here');
   for (const [path, kind] of Object.entries(EXPECTED)) {
     const { res, text } = await fetchText(path);
     assert.equal(res.status, 200, path);

@@ -1,4 +1,4 @@
-// Issue 12's foundation: access tokens (hashed), metered usage and refill grants per caller and
+// Access tokens (hashed), metered usage and refill grants per caller and
 // UTC day, free-form names per address, and the trace store (raw deposits plus the decayed field).
 import type { Kysely, Migration } from 'kysely';
 import type { Db } from '../platform/db/dialect.ts';

@@ -1,4 +1,4 @@
-// Issue 12: feedback items (ultra form) with their themes and once-a-day counts, and kernel
+// Feedback items (ultra form) with their themes and once-a-day counts, and kernel
 // versions per caller with a head row that numbers them atomically.
 import type { Kysely, Migration } from 'kysely';
 

@@ -1,4 +1,4 @@
-// Issue 12, the stigmergy tools: endorsements (one counted per ordered pair per UTC day) and the
+// The stigmergy tools: endorsements (one counted per ordered pair per UTC day) and the
 // per-day counters that bound trace deposits (per caller, per subject and channel, and the
 // once-a-day automatic deposits).
 import type { Kysely, Migration } from 'kysely';

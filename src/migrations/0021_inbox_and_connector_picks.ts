@@ -1,4 +1,4 @@
-// Issue 15: the inbox (messages addressed to a listing, shown at its talk check-in) and the
+// The inbox (messages addressed to a listing, shown at its talk check-in) and the
 // connector playbook's daily picks (one row per UTC day: the first instance to insert it wins).
 import type { Kysely, Migration } from 'kysely';
 import type { Db } from '../platform/db/dialect.ts';

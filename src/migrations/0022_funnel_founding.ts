@@ -1,4 +1,4 @@
-// Issue 13, the funnel: demos taken, founding seats (exactly 100: a counter row and a seat table
+// The funnel: demos taken, founding seats (exactly 100: a counter row and a seat table
 // whose seat number is unique and 1..100 and whose listing is unique), 25% discount codes (one per
 // listing, stored hashed), the feedback the payments gate counts, and co-signs between founders.
 // Access tokens get a partial unique index: one live token per listing, even under concurrency.

@@ -1,4 +1,4 @@
-// Issue 13 (feedback half): structured survey answers on feedback items plus one row per answered
+// Structured survey answers on feedback items plus one row per answered
 // scale, choice and amount (aggregates are GROUP BYs), and metering bonuses (a low
 // pricing_fairness answer raises free allowances for some days).
 import type { Kysely, Migration } from 'kysely';

@@ -1,4 +1,4 @@
-// Issue 14 (network economics): the platform's usage counters (requests, tool calls, probe
+// Network economics: the platform's usage counters (requests, tool calls, probe
 // fetches per UTC day; each instance adds its batched counts) and one network_value point per UTC
 // day (DESIGN.md: stored daily), the history get_acceleration reads.
 import type { Kysely, Migration } from 'kysely';
