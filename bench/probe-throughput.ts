@@ -10,6 +10,11 @@
 // their HTTP client does not share the service's event loop (its CPU shows as other_cores).
 // BENCH_PEER_DELAY_MS=<ms> puts the peer behind bench/delay-proxy.mjs, which holds each of its
 // answers back that long, so probes wait on the network as they do against distant hosts.
+// The per-host budgets are on, as in production (limits far above what the run uses, so they count
+// every request and publish but hold nothing back; BENCH_BUDGETS=0 turns them off), counted in the
+// database (BENCH_REDIS=1: in Redis). Every row reports the statements and transactions the service
+// sent to its database (the driver's own count, BEGIN and COMMIT included) per listing and per
+// re-probe, and a census before the rows counts one publish and one probe result exactly.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +27,7 @@ import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDb, type Db } from '../src/platform/db/dialect.ts';
+import type { StatementTally } from '../src/platform/db/statement-count.ts';
 import { createProber } from '../src/probe/factory.ts';
 import type { Prober } from '../src/probe/prober.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
@@ -40,6 +46,14 @@ const POLL_MS = Math.max(50, N / 20);
 const LIMIT_S = Number(process.env.BENCH_LIMIT_S ?? 300);
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HOURS_6 = 6 * 3600;
+/** Budgets on (the default): limits no run reaches, so they count without holding anything back. */
+const BUDGETS = process.env.BENCH_BUDGETS !== '0';
+const REDIS_URL = process.env.BENCH_REDIS === '1' ? (process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined;
+const budgetEnv = (redis: string | undefined) => ({
+  PROBE_HOST_PER_HOUR: BUDGETS ? '1000000' : '0',
+  PUBLISH_HOST_PER_DAY: BUDGETS ? '1000000' : '0',
+  ...(redis ? { REDIS_URL: redis, REDIS_PREFIX: `rc-bench-${process.pid}-${Date.now()}:` } : {}),
+});
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -208,18 +222,43 @@ interface Store {
   dbFor(instance: number): Db | undefined;
   /** A statement run underneath the service (the bench's own connection or the shared SQLite handle). */
   query(text: string): Promise<Record<string, unknown>[]>;
+  /** Statements `query` sent through the service's own handle (SQLite), left out of the service's count. */
+  ownStatements(): number;
   close(): Promise<void>;
+}
+
+/** What the instances sent to their database so far (each handle counted once: SQLite instances share one). */
+function sentBy(apps: App[]): StatementTally {
+  const counts = new Set(apps.map((a) => a.services.db.sent));
+  let statements = 0;
+  let transactions = 0;
+  for (const c of counts) {
+    statements += c.statements;
+    transactions += c.transactions;
+  }
+  return { statements, transactions };
+}
+
+/** Statements and transactions per unit of work between two tallies (the bench's own SQLite reads left out). */
+function perUnit(before: StatementTally & { own: number }, after: StatementTally & { own: number }, units: number) {
+  const statements = after.statements - before.statements - (after.own - before.own);
+  return { statements: round(statements / units, 2), transactions: round((after.transactions - before.transactions) / units, 2) };
 }
 
 async function sqliteStore(): Promise<Store> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-throughput-'));
   const db = openDb({ dataDir });
+  let own = 0;
   return {
     env: { DATA_DIR: dataDir },
     // One process holds one SQLite connection: a second in-process instance shares it
     // (test/helpers/app.ts freshStore().connect()).
     dbFor: (instance) => (instance === 0 ? db : { ...db, close: async () => {} }),
-    query: (text) => sql.raw(text).execute(db.kysely).then((r) => r.rows as Record<string, unknown>[]),
+    query: (text) => {
+      own++;
+      return sql.raw(text).execute(db.kysely).then((r) => r.rows as Record<string, unknown>[]);
+    },
+    ownStatements: () => own,
     async close() {
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -242,6 +281,7 @@ async function postgresStore(): Promise<Store> {
     env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
     dbFor: () => undefined,
     query: (text) => reader.query(text).then((r) => r.rows),
+    ownStatements: () => 0,
     async close() {
       await reader.end().catch(() => undefined);
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -318,9 +358,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     RATE_LIMIT_READ_PER_MIN: '0',
     RATE_LIMIT_WRITE_PER_MIN: '0',
     PROBE_RATE_PER_MIN: '0',
-    // 1,000 listings on a few loopback hosts: the per-host budgets would hold them back on purpose.
-    PROBE_HOST_PER_HOUR: '0',
-    PUBLISH_HOST_PER_DAY: '0',
+    ...budgetEnv(REDIS_URL),
     JOB_TICK_S: '1',
   });
   const apps: App[] = [];
@@ -341,6 +379,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     const slots = slotSampler(apps);
     const stopProfile = await profileStretch(`publish-to-live-${engine}-${instances}-${batch}`);
     const mark = cpuMark(evPid, engine === 'postgres');
+    const sent0 = { ...sentBy(apps), own: store.ownStatements() };
     const started = performance.now();
     let publishedS = 0;
     let publishErrors: Record<string, number> = {};
@@ -362,6 +401,7 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const cpu = cpuSince(mark, evPid, engine === 'postgres');
+    const perListing = perUnit(sent0, { ...sentBy(apps), own: store.ownStatements() }, n);
     loopDelay.disable();
     const slotsBusy = slots.stop();
     await stopProfile();
@@ -382,6 +422,9 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
       wall_s: round(wallS, 2),
       // Jobs each instance ran (the periodic sweep job included).
       jobs_started_per_instance: apps.map((a) => a.jobs.started),
+      // What the instances sent to the database from the first publish until all were Live, per
+      // listing (its publish, its first probe and its share of the claims and periodic work).
+      sent_per_listing: perListing,
       // The pool's own view of a probe inside a job (the rollcall_probe_seconds histogram).
       mean_job_probe_ms: round(publishProbeMs, 1),
       cpu,
@@ -397,6 +440,63 @@ async function serviceRun(n: number, engine: Engine, instances: number, port: st
     };
   } finally {
     for (const app of apps) await app.http.close();
+    await store.close();
+  }
+}
+
+const CENSUS_LISTINGS = 50;
+
+/**
+ * Statements and transactions the service sends for one publish of a new listing (each counted
+ * alone: they run one after another) and per probe result (the listings' first probes, then a
+ * re-probe of all of them, through the pool: each result's share of the claims included), with the
+ * per-host budgets counting in the database or in Redis. One instance, one listing per loopback
+ * address (127.0.0.2..), nothing else running.
+ */
+async function statementCensus(engine: Engine, port: string, batch: string, redis: string | undefined) {
+  const store = engine === 'sqlite' ? await sqliteStore() : await postgresStore();
+  // Jobs run only when the census ticks; a publish's probe is due in an hour, so publishes run alone.
+  const config = loadConfig({ ...store.env, LOG_LEVEL: 'warn', PORT: '0', PROBE_ALLOW_PRIVATE: '1', RATE_LIMIT_READ_PER_MIN: '0', RATE_LIMIT_WRITE_PER_MIN: '0', PROBE_RATE_PER_MIN: '0', ...budgetEnv(redis), JOB_TICK_S: '0', PROBE_DELAY_S: '3600' });
+  const log = logCollector();
+  const app = await buildApp({ config, db: store.dbFor(0), logStream: log.stream });
+  try {
+    await warmProber(app.services.probe.prober, WARM_PROBES, config.probeConcurrency, port, `${batch}-warm`);
+    await app.jobs.tick(); // the sweep's first run and the other kinds' first claims, not counted
+    await app.jobs.idle();
+    const tally = () => ({ ...sentBy([app]), own: store.ownStatements() });
+    const publishes: StatementTally[] = [];
+    for (let i = 0; i < CENSUS_LISTINGS; i++) {
+      const before = tally();
+      const res = await app.http.inject({ method: 'POST', url: '/api/publish', payload: { url: `http://127.0.0.${2 + i}:${port}/mcp?b=${batch}&n=${i}` } });
+      if (res.statusCode !== 200) throw new Error(`census publish: ${res.statusCode} ${res.body}`);
+      publishes.push(perUnit(before, tally(), 1));
+    }
+    const probeRound = async () => {
+      await store.query(`update jobs set due_at = '${new Date().toISOString()}' where kind = 'probe'`);
+      const before = tally();
+      for (let k = 0; k < 100; k++) {
+        await app.jobs.tick();
+        await app.jobs.idle();
+        const [row] = await store.query(`select count(*) as n from jobs where kind = 'probe' and due_at <= '${new Date().toISOString()}'`);
+        if (Number(row?.n) === 0) break;
+      }
+      return perUnit(before, tally(), CENSUS_LISTINGS);
+    };
+    const firstProbe = await probeRound();
+    const { lanes } = await laneCounts(store);
+    const reprobe = await probeRound();
+    return {
+      engine,
+      budgets: !BUDGETS ? 'off' : redis ? 'redis' : 'database',
+      listings: CENSUS_LISTINGS,
+      per_publish: { statements: median(publishes.map((p) => p.statements)), transactions: median(publishes.map((p) => p.transactions)), max_statements: Math.max(...publishes.map((p) => p.statements)) },
+      per_first_probe_claims_included: firstProbe,
+      per_reprobe_claims_included: reprobe,
+      lanes,
+      log: log.counts,
+    };
+  } finally {
+    await app.http.close();
     await store.close();
   }
 }
@@ -423,6 +523,7 @@ async function reprobeAll(n: number, store: Store, apps: App[], evPid: number | 
   const cpu0 = cpuMark(evPid, withPg);
   const started = performance.now();
   await store.query(`update jobs set due_at = '${mark}' where kind = 'probe'`);
+  const sent0 = { ...sentBy(apps), own: store.ownStatements() };
   for (const app of apps) app.jobs.wake('probe');
   let seconds: number | undefined;
   while (performance.now() - started < LIMIT_S * 1000) {
@@ -434,10 +535,13 @@ async function reprobeAll(n: number, store: Store, apps: App[], evPid: number | 
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const cpu = cpuSince(cpu0, evPid, withPg);
+  const sent = perUnit(sent0, { ...sentBy(apps), own: store.ownStatements() }, n);
   const after = await probeSecondsTotals(apps);
   const { lanes } = await laneCounts(store);
   return {
     seconds: seconds === undefined ? null : round(seconds, 2),
+    // Per re-probe: its result, its share of the claims, and whatever else ran meanwhile.
+    sent_per_probe: sent,
     probes_per_s: seconds === undefined ? null : round(n / seconds, 1),
     mean_job_probe_ms: after.count > before.count ? round(((after.sum - before.sum) / (after.count - before.count)) * 1000, 1) : null,
     lanes,
@@ -494,6 +598,14 @@ export async function benchProbeThroughput() {
     // anything is timed (not reported).
     await warmUp(WARM_PROBES, config, port);
     await serviceRun(Math.min(200, N), 'sqlite', 1, port, 'warm-service', evPid);
+    // BENCH_CENSUS=0 skips the statement census.
+    const census = [];
+    if (process.env.BENCH_CENSUS !== '0') {
+      for (const engine of ['sqlite', 'postgres'] as const) {
+        census.push(await statementCensus(engine, port, `census-${engine}-db`, undefined));
+        if (BUDGETS) census.push(await statementCensus(engine, port, `census-${engine}-redis`, process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'));
+      }
+    }
     // BENCH_CONFIGS=sqlite-1,postgres-2 runs only those.
     const configurations = (process.env.BENCH_CONFIGS ?? 'sqlite-1,sqlite-2,postgres-1,postgres-2').split(',').map((c) => {
       const [engine, instances] = c.trim().split('-');
@@ -518,6 +630,9 @@ export async function benchProbeThroughput() {
         ratio: service.probes_per_s === null ? null : round(service.probes_per_s / baselinePerS, 2),
         reprobe_all_probes_per_s: service.reprobe_all?.probes_per_s ?? null,
         reprobe_all_ratio: service.reprobe_all?.probes_per_s ? round(service.reprobe_all.probes_per_s / baselinePerS, 2) : null,
+        // The driver's count of what the service sent its database, beside the ratios above.
+        sent_per_listing: service.sent_per_listing,
+        sent_per_reprobe: service.reprobe_all?.sent_per_probe ?? null,
         service,
         baseline,
         baseline_after: baselineAfter,
@@ -531,6 +646,8 @@ export async function benchProbeThroughput() {
       loopback_addresses: ADDRESSES,
       probe_concurrency: config.probeConcurrency,
       probe_per_host: config.probePerHost,
+      host_budgets: !BUDGETS ? 'off' : REDIS_URL ? 'redis' : 'database',
+      statement_census: census,
       configurations: rows,
       baseline_after_one_prober: after,
       capacity_100k: capacity(config.probeConcurrency),

@@ -2,6 +2,7 @@
 // appendFeedEvent in its own transaction; the feed domain sits just above listings so every other
 // domain may.
 import type { Executor } from '../platform/db/executor.ts';
+import { together, write, type Part } from '../platform/db/together.ts';
 import { feedTables as q } from './tables.ts';
 
 /** Event types and the public facts each may carry (anything else given is dropped, never stored). */
@@ -33,6 +34,11 @@ export interface FeedEvent {
 
 /** Appends one event; only the facts its type allows, and only numbers, booleans or public ids (`*_id` facts), are kept. */
 export async function appendFeedEvent(ex: Executor, type: FeedEventType, listingId: string, at: string, facts: Record<string, unknown> = {}): Promise<void> {
+  await together(ex, [feedEventPart(ex, type, listingId, at, facts)]);
+}
+
+/** appendFeedEvent as a part of a batch (platform/db/together.ts). */
+export function feedEventPart(ex: Executor, type: FeedEventType, listingId: string, at: string, facts: Record<string, unknown> = {}): Part<void> {
   const data: Record<string, number | boolean | string> = {};
   for (const key of FEED_EVENTS[type] as readonly string[]) {
     const v = facts[key];
@@ -40,7 +46,7 @@ export async function appendFeedEvent(ex: Executor, type: FeedEventType, listing
     else if (key === 'method' && typeof v === 'string' && /^[a-z_]{1,20}$/.test(v)) data[key] = v;
     else if (key.endsWith('_id') && typeof v === 'string' && PUBLIC_ID.test(v)) data[key] = v;
   }
-  await q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }).execute();
+  return write(q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }));
 }
 
 /** Events newest first, strictly before `beforeSeq` when given. */

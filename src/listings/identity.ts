@@ -10,3 +10,6 @@ export function endpointKey(url: string): string {
   u.pathname = u.pathname.replace(/\/+$/, '') || '/';
   return u.toString();
 }
+
+/** Whether two normalized URLs are spellings of one endpoint (one alias key). */
+export const sameSpelling = (a: string, b: string): boolean => endpointKey(a) === endpointKey(b);

@@ -3,17 +3,23 @@
 // active -> dormant after 3 failed probes in a row; dormant -> active on a successful probe plus
 // a recent talk check-in; any lane -> failed (duplicate_of) when the probe reached an endpoint
 // another listing already owns.
+//
+// A result costs two batches in its transaction (platform/db/together.ts; one statement each on
+// PostgreSQL): `seeProbe` reads everything the result depends on, under the listing's row lock,
+// and `applyProbe` writes it all (probe state and history, spellings, trace, listing, feed) with
+// the job's own end (its next due time or its removal).
 import type { Executor } from '../platform/db/executor.ts';
+import { known, together, type Part } from '../platform/db/together.ts';
 import { iso } from '../platform/clock.ts';
-import { claimSpellings, lockListingForUpdate, markDuplicate, type ListingPatch, type ListingRow } from '../listings/store.ts';
+import { claimSpellingsPart, heldByOther, lockedListingPart, markDuplicateParts, spellingsHeldPart, type ListingPatch, type ListingRow, type LockedListing } from '../listings/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { talkState } from '../talk/presence.ts';
 import { presenceOf, type PresenceRow } from '../talk/view.ts';
 import type { ProbeReport } from './prober.ts';
-import { appendFeedEvent } from '../feed/store.ts';
+import { feedEventPart } from '../feed/store.ts';
 import { RUBRIC } from './score.ts';
-import { readHistory, recordProbe, saveProbeState, uptimeShare, type ProbeState } from './store.ts';
-import { probeDeposit } from '../traces/system.ts';
+import { historyPart, probeStatePart, recordProbeParts, saveProbeStatePart, uptimeShare, type HistoryEntry, type ProbeState } from './store.ts';
+import { probeDepositParts, probeTraceReads, probeTraceSeen, type ProbeTraceSeen } from '../traces/system.ts';
 
 export const DORMANT_AFTER_FAILURES = 3;
 
@@ -68,6 +74,50 @@ export function probeState(report: ProbeReport, now: string): Omit<ProbeState, '
 /** The probe's share of a listing's rank (see listings/store.ts updateListing). */
 export const probeRankPart = (score: number | null) => ({ probe: score ?? 0 });
 
+/** What a probe's result is written from, read in one batch under the listing's row lock. */
+export interface ProbeSeen {
+  /** The caller's own condition, read in the batch (the job: whether it still holds its lease). */
+  held: boolean;
+  /** The listing, locked until commit; undefined when it is gone. */
+  locked?: LockedListing;
+  state?: ProbeState;
+  /** Kept history, newest first (none read for a probe Rollcall refused to send). */
+  history: HistoryEntry[];
+  /** Another listing that owns a spelling this probe reached: this one is its duplicate. */
+  duplicateOf?: string;
+  /** The spellings the probe reached and who holds them (see claimSpellingsPart). */
+  spellings: { urls: string[]; held: Map<string, string> };
+  trace: ProbeTraceSeen;
+}
+
+/** The spellings a probe that reached its server claims for its listing (its endpoint and card). */
+const reachedSpellings = (report: ProbeReport): string[] => (report.ok ? [report.target, report.cardUrl ?? report.target] : []);
+
+/**
+ * Reads what applying `raw` to listing `id` depends on, in one batch of the caller's transaction
+ * (`held`: the caller's own check, sent with it; nothing is written when it is false): the listing
+ * under its row lock, its probe state and history, who holds the spellings it reached, and what
+ * its trace deposit needs.
+ */
+export async function seeProbe(trx: Executor, id: string, raw: ProbeReport, now: Date, held: Part<boolean>): Promise<ProbeSeen> {
+  const refused = raw.reason === 'blocked_address';
+  const urls = reachedSpellings(raw);
+  const [traceCount, attraction] = refused ? [known(0), known(undefined)] : probeTraceReads(trx, id, raw.live, now);
+  // The listing is locked first, as every transaction that writes a listing and its job does
+  // (docs/decisions/lock-order.md); PostgreSQL evaluates the batch's parts in order.
+  const [locked, isHeld, state, history, spellings, counted, field] = await together(trx, [
+    lockedListingPart(trx, id),
+    held,
+    probeStatePart(trx, id),
+    refused ? known<HistoryEntry[]>([]) : historyPart(trx, id),
+    spellingsHeldPart(trx, urls),
+    traceCount,
+    attraction,
+  ] as const);
+  const other = heldByOther(spellings, id) ?? (raw.ok ? raw.duplicateOf : undefined);
+  return { held: isHeld, locked, state, history, ...(other !== undefined ? { duplicateOf: other } : {}), spellings: { urls, held: spellings }, trace: probeTraceSeen(counted, field) };
+}
+
 export interface ApplyContext {
   now: Date;
   graceDays: number;
@@ -80,31 +130,36 @@ export interface ApplyContext {
 }
 
 /**
- * Applies a probe to its listing under the listing's row lock: lane, card facts, probe state,
- * history and rank parts, in the caller's transaction, writing the listing once. A URL Rollcall
- * itself refused to reach (blocked_address) says nothing about the listing's uptime or quality, so
- * it is kept out of the history and the score; it still counts toward the lane like any failure.
+ * Applies a probe to its listing from what seeProbe read: lane, card facts, probe state, history
+ * and rank parts, sent in one batch of the caller's transaction together with `also` (the caller's
+ * own writes, such as the job's end), writing the listing once. A URL Rollcall itself refused to
+ * reach (blocked_address) says nothing about the listing's uptime or quality, so it is kept out of
+ * the history and the score; it still counts toward the lane like any failure.
  */
-export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx: ApplyContext): Promise<{ row?: ListingRow; duplicateOf?: string }> {
-  const locked = await lockListingForUpdate(db, id);
-  if (!locked) return {};
+export async function applyProbe(trx: Executor, seen: ProbeSeen, raw: ProbeReport, ctx: ApplyContext, also: Part<unknown>[]): Promise<{ row?: ListingRow; duplicateOf?: string }> {
+  const { locked } = seen;
+  if (!locked) {
+    await together(trx, also);
+    return {};
+  }
   const { row } = locked;
+  const id = row.id;
   const now = iso(ctx.now);
   // One server, one listing: the spellings this probe reached become this listing's, unless another
   // listing holds one already (claimed here, in the lease's transaction, so two instances probing
   // two spellings at once cannot both win).
-  const duplicateOf = raw.ok ? ((await claimSpellings(db, id, [raw.target, raw.cardUrl ?? raw.target], now)) ?? raw.duplicateOf) : undefined;
-  if (duplicateOf) {
-    await saveProbeState(db, id, { ...probeState(raw, now), failing_since: null });
-    return { row: await markDuplicate(db, id, duplicateOf, now, raw.kind), duplicateOf };
+  if (seen.duplicateOf) {
+    const duplicate = markDuplicateParts(trx, locked, seen.duplicateOf, now, raw.kind);
+    await together(trx, [saveProbeStatePart(trx, id, { ...probeState(raw, now), failing_since: null }), ...duplicate.parts, ...also]);
+    return { row: duplicate.row, duplicateOf: seen.duplicateOf };
   }
   const refused = raw.reason === 'blocked_address';
-  const history = refused ? [] : await readHistory(db, id);
-  const report = refused ? raw : withReliability(raw, history);
+  const report = refused ? raw : withReliability(raw, seen.history);
   const patch: ListingPatch = {};
+  const writes: Part<unknown>[] = [claimSpellingsPart(trx, id, seen.spellings.urls, seen.spellings.held, now)];
   if (report.live) {
     // Only a dormant listing waits on its talk check-in; the others need not read it.
-    const absent = row.lane === 'dormant' && !presentNow(row, (await presenceOf(db, [id])).get(id), ctx);
+    const absent = row.lane === 'dormant' && !presentNow(row, (await presenceOf(trx, [id])).get(id), ctx);
     if (row.unlisted_at !== null) {
       // Its owner took it off the public lists: probes go on, it stays off until relisted.
       patch.lane = 'dormant';
@@ -115,7 +170,7 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
       patch.lane = 'active';
       patch.lane_reason = null;
       patch.live_since = row.live_since ?? now;
-      if (row.lane !== 'active') await appendFeedEvent(db, 'listing.live', id, now, { score: report.score });
+      if (row.lane !== 'active') writes.push(feedEventPart(trx, 'listing.live', id, now, { score: report.score }));
     }
   } else if (row.lane === 'active') {
     // A Live listing survives a few failed re-probes; the reason shows what went wrong.
@@ -138,15 +193,23 @@ export async function applyProbe(db: Executor, id: string, raw: ProbeReport, ctx
     patch.website = httpUrl(report.website);
   }
   if (refused) {
-    await saveProbeState(db, id, { probed_at: now, ok: 0, handshake: 'failed', detail: cleanText(report.detail, 500), failing_since: ctx.failingSince });
-    return { row: await locked.update(patch, now) };
+    const listing = locked.updateParts(patch, now);
+    await together(trx, [...writes, saveProbeStatePart(trx, id, { probed_at: now, ok: 0, handshake: 'failed', detail: cleanText(report.detail, 500), failing_since: ctx.failingSince }), ...listing.parts, ...also]);
+    return { row: listing.row };
   }
-  await recordProbe(db, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score }, history.length);
   // The trace field hears of it too: a little attraction when Live, a danger mark when failing (once
-  // a day each); the attraction's share of the rank is written with the listing below.
-  const traceParts = await probeDeposit(db, id, report.live, report.reason, ctx.now);
-  await saveProbeState(db, id, { ...probeState(report, now), failing_since: ctx.failingSince });
-  return { row: await locked.update(patch, now, { ...traceParts, ...probeRankPart(report.score) }) };
+  // a day each); the attraction's share of the rank is written with the listing.
+  const trace = probeDepositParts(trx, id, report.live, report.reason, ctx.now, seen.trace);
+  const listing = locked.updateParts(patch, now, { ...trace.rankParts, ...probeRankPart(report.score) });
+  await together(trx, [
+    ...writes,
+    ...recordProbeParts(trx, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score }, seen.history.length),
+    ...trace.parts,
+    saveProbeStatePart(trx, id, { ...probeState(report, now), failing_since: ctx.failingSince }),
+    ...listing.parts,
+    ...also,
+  ]);
+  return { row: listing.row };
 }
 
 function presentNow(row: ListingRow, presence: PresenceRow | undefined, ctx: ApplyContext): boolean {

@@ -5,7 +5,7 @@
 // Its fairness group is the host it talks to, so one host's many listings never fill the pool.
 import type { Executor } from '../platform/db/executor.ts';
 import type { JobRunner } from '../platform/jobs/runner.ts';
-import { findJob, jobId, scheduleJob, URGENT } from '../platform/jobs/store.ts';
+import { findJob, jobId, scheduleJob, scheduleJobPart, URGENT } from '../platform/jobs/store.ts';
 import { iso } from '../platform/clock.ts';
 import { saveProbeState } from './store.ts';
 import { hostKey } from '../platform/net/host-key.ts';
@@ -13,9 +13,15 @@ import { hostKey } from '../platform/net/host-key.ts';
 export const PROBE_JOB = 'probe';
 export const probeJobId = (listingId: string) => jobId(PROBE_JOB, listingId);
 
+const urgentProbe = (listing: { id: string; url: string }) => ({ id: probeJobId(listing.id), kind: PROBE_JOB, subject: listing.id, priority: URGENT, group: hostKey(listing.url) });
+
 /** Schedules a listing's probe now-ish for someone waiting (publish, republish, a check-in on a dormant listing). */
 export const scheduleProbe = (ex: Executor, listing: { id: string; url: string }, dueAt: string, now: string, options: { resetAttempts?: boolean } = {}) =>
-  scheduleJob(ex, { id: probeJobId(listing.id), kind: PROBE_JOB, subject: listing.id, priority: URGENT, group: hostKey(listing.url) }, dueAt, now, options);
+  scheduleJob(ex, urgentProbe(listing), dueAt, now, options);
+
+/** scheduleProbe as a part of a batch (platform/db/together.ts): a new listing's first probe is written with it. */
+export const scheduleProbePart = (ex: Executor, listing: { id: string; url: string }, dueAt: string, now: string, options: { resetAttempts?: boolean } = {}) =>
+  scheduleJobPart(ex, urgentProbe(listing), dueAt, now, options);
 
 export interface ProbeScheduler {
   /** Asks for a probe of this listing as soon as possible; never throws, never blocks the caller. */

@@ -4,7 +4,8 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { DAY_MS } from '../platform/clock.ts';
-import { probeTables as q, type ProbeStateTable } from './tables.ts';
+import { part, together, write, type Part } from '../platform/db/together.ts';
+import { probeTables as q, type ProbeStateTable, type ProbeTables } from './tables.ts';
 
 export type ProbeState = Omit<Selectable<ProbeStateTable>, 'listing_id'>;
 
@@ -14,8 +15,19 @@ export async function loadProbeStates(ex: Executor, ids: string[]): Promise<Map<
   return new Map(rows.map(({ listing_id, ...state }) => [listing_id, state]));
 }
 
+/** A listing's latest probe, as a part of a batch (platform/db/together.ts). */
+export function probeStatePart(ex: Executor, id: string): Part<ProbeState | undefined> {
+  return part(q(ex).selectFrom('probe_state').selectAll().where('listing_id', '=', id), (rows) => {
+    const row = rows[0] as Selectable<ProbeStateTable> | undefined;
+    if (!row) return undefined;
+    const { listing_id: _id, ...state } = row;
+    return state;
+  });
+}
+
 export async function loadProbeState(ex: Executor, id: string): Promise<ProbeState | undefined> {
-  return (await loadProbeStates(ex, [id])).get(id);
+  const [state] = await together(ex, [probeStatePart(ex, id)]);
+  return state;
 }
 
 const EMPTY_STATE: ProbeState = {
@@ -34,12 +46,17 @@ const EMPTY_STATE: ProbeState = {
 
 /** Writes some fields of a listing's latest probe (the rest stay as they were). */
 export async function saveProbeState(ex: Executor, id: string, patch: Partial<ProbeState>): Promise<void> {
-  await q(ex)
-    .insertInto('probe_state')
-    .values({ listing_id: id, ...EMPTY_STATE, ...patch })
-    .onConflict((oc) => oc.column('listing_id').doUpdateSet(patch))
-    .execute();
+  await together(ex, [saveProbeStatePart(ex, id, patch)]);
 }
+
+/** saveProbeState as a part of a batch (platform/db/together.ts). */
+export const saveProbeStatePart = (ex: Executor, id: string, patch: Partial<ProbeState>): Part<void> =>
+  write(
+    q(ex)
+      .insertInto('probe_state')
+      .values({ listing_id: id, ...EMPTY_STATE, ...patch })
+      .onConflict((oc) => oc.column('listing_id').doUpdateSet(patch)),
+  );
 
 /** Whether the latest probe passed (handshake and every clean check) within the last `withinS` seconds. */
 export function freshlyLive(state: ProbeState | undefined, now: Date, withinS: number): boolean {
@@ -64,18 +81,37 @@ export interface HistoryEntry {
  * not on every probe.
  */
 export async function recordProbe(db: Executor, listingId: string, entry: HistoryEntry, keptBefore: number): Promise<void> {
-  await q(db)
-    .insertInto('probe_history')
-    .values({ listing_id: listingId, at: entry.at, ok: entry.ok ? 1 : 0, reason: entry.reason, latency_ms: entry.latency_ms, score: entry.score })
-    .execute();
-  if (keptBefore < HISTORY_KEEP) return;
-  const keep = q(db).selectFrom('probe_history').select('id').where('listing_id', '=', listingId).orderBy('id', 'desc').limit(HISTORY_KEEP);
-  await q(db).deleteFrom('probe_history').where('listing_id', '=', listingId).where('id', 'not in', keep).execute();
+  await together(db, recordProbeParts(db, listingId, entry, keptBefore));
+}
+
+/**
+ * recordProbe as parts of a batch (platform/db/together.ts). The trim comes first and keeps one
+ * fewer than HISTORY_KEEP of the entries before this one: sent as one statement both see the
+ * history as it was, and one after the other the trim runs before the insert.
+ */
+export function recordProbeParts(db: Executor, listingId: string, entry: HistoryEntry, keptBefore: number): Part<void>[] {
+  const insert = write(
+    q(db).insertInto('probe_history').values({ listing_id: listingId, at: entry.at, ok: entry.ok ? 1 : 0, reason: entry.reason, latency_ms: entry.latency_ms, score: entry.score }),
+  );
+  if (keptBefore < HISTORY_KEEP) return [insert];
+  const keep = q(db).selectFrom('probe_history').select('id').where('listing_id', '=', listingId).orderBy('id', 'desc').limit(HISTORY_KEEP - 1);
+  return [write(q(db).deleteFrom('probe_history').where('listing_id', '=', listingId).where('id', 'not in', keep)), insert];
 }
 
 export async function readHistory(db: Executor, listingId: string): Promise<HistoryEntry[]> {
-  const rows = await q(db).selectFrom('probe_history').selectAll().where('listing_id', '=', listingId).orderBy('id', 'desc').limit(HISTORY_KEEP).execute();
-  return rows.map((r) => ({ at: r.at, ok: r.ok === 1, reason: r.reason, latency_ms: r.latency_ms, score: r.score }));
+  const [history] = await together(db, [historyPart(db, listingId)]);
+  return history;
+}
+
+/** readHistory as a part of a batch (platform/db/together.ts). */
+export function historyPart(db: Executor, listingId: string): Part<HistoryEntry[]> {
+  const sel = q(db).selectFrom('probe_history').selectAll().where('listing_id', '=', listingId).orderBy('id', 'desc').limit(HISTORY_KEEP);
+  // Newest first whatever order a batch's aggregate kept (platform/db/together.ts).
+  return part(sel, (rows) =>
+    (rows as Selectable<ProbeTables['probe_history']>[])
+      .sort((a, b) => Number(b.id) - Number(a.id))
+      .map((r) => ({ at: r.at, ok: Number(r.ok) === 1, reason: r.reason, latency_ms: r.latency_ms === null ? null : Number(r.latency_ms), score: Number(r.score) })),
+  );
 }
 
 /** Share of successful probes among the kept ones (1 when there is no history yet). */

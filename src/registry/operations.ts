@@ -5,18 +5,19 @@ import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { AppError, badRequest, notFound } from '../platform/errors.ts';
 import { DAY_MS, iso } from '../platform/clock.ts';
 import { inTransaction, type Executor } from '../platform/db/executor.ts';
+import { together, type Part } from '../platform/db/together.ts';
 import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
 import { cleanText, MAX_NAME } from '../listings/text.ts';
-import { findListingBySpelling, findListingsByName, insertListingIfNew, lockListing, updateListing, type ListingRow } from '../listings/store.ts';
+import { findListingsByName, insertListingIfNew, lockListing, updateListing, type ListingRow } from '../listings/store.ts';
 import { callerOwner } from '../owners/caller.ts';
 import { hostKey, ownerDomain } from '../platform/net/host-key.ts';
 import { requireListing, statusUrl } from '../listings/operations.ts';
 import { funnelRankPart, NO_FUNNEL } from '../funnel/store.ts';
 import { historySummary, loadProbeState, readHistory } from '../probe/store.ts';
-import { requestReprobe, scheduleProbe, type Reprobe } from '../probe/scheduler.ts';
+import { requestReprobe, scheduleProbe, scheduleProbePart, type Reprobe } from '../probe/scheduler.ts';
 import type { ProbeCtx } from '../probe/runtime.ts';
-import { appendFeedEvent } from '../feed/store.ts';
-import { AUTO, systemDeposit } from '../traces/system.ts';
+import { appendFeedEvent, feedEventPart } from '../feed/store.ts';
+import { AUTO, systemDepositParts } from '../traces/system.ts';
 import { listingView, listingViewOutput, newListingView, viewContext } from './listing-view.ts';
 import { listingBadges } from './badges.ts';
 
@@ -47,43 +48,52 @@ const recentlyDeleted = (row: ListingRow, until: string) =>
 /**
  * Lists a normalized URL unless a listing has it, in `trx`: the listing, its public event, its
  * joined trace and its first probe job are written together (a listing is never left without a
- * probe). A deleted listing's URL is listed again (the same id, nothing of before kept) after
- * DELETED_HOLD_MS, or at once for a claim; before that it is refused (409 recently_deleted). The
- * caller wakes the scheduler after commit when `reprobe.queued` (publish, a claim).
+ * probe), with `spend` when given (what listing it costs the caller: publish's host budget, whose
+ * refusal rolls it all back). A deleted listing's URL is listed again (the same id, nothing of
+ * before kept) after DELETED_HOLD_MS, or at once for a claim; before that it is refused (409
+ * recently_deleted). The caller wakes the scheduler after commit when `reprobe.queued` (publish, a claim).
  */
-export async function listIfNew(ctx: ProbeCtx, trx: Executor, fields: NewListingFields, clockNow: Date, options: { claim?: boolean } = {}): Promise<{ row: ListingRow; created: boolean; reprobe: Reprobe }> {
+export async function listIfNew(
+  ctx: ProbeCtx,
+  trx: Executor,
+  fields: NewListingFields,
+  clockNow: Date,
+  options: { claim?: boolean; spend?: () => Promise<Part<void>> } = {},
+): Promise<{ row: ListingRow; created: boolean; reprobe: Reprobe }> {
   const now = iso(clockNow);
-  const result = await insertListingIfNew(trx, { ...fields, name: fields.submittedName ?? new URL(fields.url).host, rankParts: funnelRankPart(NO_FUNNEL) }, now);
+  const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
+  const result = await insertListingIfNew(trx, { ...fields, name: fields.submittedName ?? new URL(fields.url).host, rankParts: funnelRankPart(NO_FUNNEL) }, now, async (listing) => [
+    ...(options.spend ? [await options.spend()] : []),
+    feedEventPart(trx, 'listing.listed', listing.id, now),
+    ...systemDepositParts(trx, { kind: 'listing', listing_id: listing.id }, 'joined', AUTO.joined, clockNow, 'listed'),
+    scheduleProbePart(trx, listing, due, now, { resetAttempts: true }),
+  ]);
   if (!result.created && result.row.deleted_at !== null) {
     const until = iso(new Date(Date.parse(result.row.deleted_at) + DELETED_HOLD_MS));
     if (!options.claim && now < until) throw recentlyDeleted(result.row, until);
+    if (options.spend) await together(trx, [await options.spend()]);
     const revived = (await updateListing(trx, result.row.id, { deleted_at: null, lane: 'queued', lane_reason: null, name: fields.submittedName ?? new URL(result.row.url).host, submitted_name: fields.submittedName, contact_email: fields.contactEmail, source: fields.source }, now))!;
     await appendFeedEvent(trx, 'listing.listed', revived.id, now);
-    const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
     await scheduleProbe(trx, revived, due, now, { resetAttempts: true });
     return { row: revived, created: true, reprobe: { queued: true, next_probe_at: due } };
   }
   if (!result.created) return { ...result, reprobe: { queued: false, next_probe_at: null } };
-  await appendFeedEvent(trx, 'listing.listed', result.row.id, now);
-  await systemDeposit(trx, { kind: 'listing', listing_id: result.row.id }, 'joined', AUTO.joined, clockNow, { body: 'listed' });
-  const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
-  await scheduleProbe(trx, result.row, due, now, { resetAttempts: true });
   return { ...result, reprobe: { queued: true, next_probe_at: due } };
 }
 
 /**
  * A new listing of a host spends the host's PUBLISH_HOST_PER_DAY (a 429 host_budget past it), unless
  * the caller owns that host's domain (its owner token): every path or query string is a listing of
- * its own, and each is probed, so strangers cannot aim a flood of probes at one host. Taken before
- * the transaction (the budget's count commits on its own); a URL already listed spends nothing.
+ * its own, and each is probed, so strangers cannot aim a flood of probes at one host. Spent in the
+ * transaction that writes the listing (so a URL already listed spends nothing, and a publish that
+ * fails spends nothing either): what to send with it, or undefined when nothing is spent. Asked
+ * before that transaction: the owner token is read on a connection of its own.
  */
-async function takePublishBudget(ctx: ProbeCtx, url: string, field: string): Promise<void> {
-  if (ctx.budgets.limits.publishesPerDay === 0) return;
-  const known = await findListingBySpelling(ctx.db.kysely, url);
-  if (known && known.deleted_at === null) return;
+async function publishBudget(ctx: ProbeCtx, url: string, field: string): Promise<(() => Promise<Part<void>>) | undefined> {
+  if (ctx.budgets.limits.publishesPerDay === 0) return undefined;
   const owner = await callerOwner(ctx);
-  if (owner && owner.owner_domain === ownerDomain(url)) return;
-  await ctx.budgets.takePublish(hostKey(url), field);
+  if (owner && owner.owner_domain === ownerDomain(url)) return undefined;
+  return () => ctx.budgets.publishPart(hostKey(url), field);
 }
 
 export const publish = defineOperation({
@@ -115,10 +125,11 @@ export const publish = defineOperation({
     const clockNow = ctx.clock.now();
     const now = iso(clockNow);
     const submittedName = input.name ? cleanText(input.name, MAX_NAME) || null : null;
-    await takePublishBudget(ctx, url, field);
+    const spend = await publishBudget(ctx, url, field);
     // The listing and its probe job are written together: a listing is never left without one.
     const { row, created, reprobe } = await inTransaction(ctx.db.kysely, async (trx) => {
-      const result = await listIfNew(ctx, trx, { url, kind: guessKind(url, input.agent_card_url !== undefined), submittedName, contactEmail: input.contact_email ?? null, source: input.source ? cleanText(input.source, MAX_NAME) : null }, clockNow);
+      const fields = { url, kind: guessKind(url, input.agent_card_url !== undefined), submittedName, contactEmail: input.contact_email ?? null, source: input.source ? cleanText(input.source, MAX_NAME) : null };
+      const result = await listIfNew(ctx, trx, fields, clockNow, spend ? { spend } : {});
       if (result.created) return result;
       // Republishing re-probes at most once per REPUBLISH_MIN_INTERVAL_S and spends the caller's
       // probe budget. A failed listing's backoff restarts (the publisher says it is fixed); a Live

@@ -3,6 +3,7 @@
 // concurrent calls on several instances never pass a bound and a refused deposit leaves nothing.
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
+import { part, together, type Part } from '../platform/db/together.ts';
 import { AppError } from '../platform/errors.ts';
 import { nextReset, utcDay } from '../metering/day.ts';
 import { traceTables as q } from './tables.ts';
@@ -23,7 +24,13 @@ export const ENDORSEMENTS_PER_DAY = 20;
  */
 export async function takeCount(ex: Executor, owner: string, now: Date, scope: string, max: number): Promise<number | undefined> {
   if (max < 1) return undefined;
-  const row = await q(ex)
+  const [n] = await together(ex, [takeCountPart(ex, owner, now, scope, max)]);
+  return n;
+}
+
+/** takeCount as a part of a batch (platform/db/together.ts); `max` must be at least 1. */
+export function takeCountPart(ex: Executor, owner: string, now: Date, scope: string, max: number): Part<number | undefined> {
+  const upsert = q(ex)
     .insertInto('trace_counters')
     .values({ owner, day: utcDay(now), scope, n: 1 })
     .onConflict((oc) =>
@@ -32,9 +39,14 @@ export async function takeCount(ex: Executor, owner: string, now: Date, scope: s
         .doUpdateSet({ n: sql`trace_counters.n + 1` })
         .where('trace_counters.n', '<', max),
     )
-    .returning('n')
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.n);
+    .returning('n');
+  return part(upsert, (rows) => (rows[0] === undefined ? undefined : Number(rows[0].n)));
+}
+
+/** How many are counted today under `scope`, as a part of a batch (platform/db/together.ts). */
+export function countedPart(ex: Executor, owner: string, now: Date, scope: string): Part<number> {
+  const sel = q(ex).selectFrom('trace_counters').select('n').where('owner', '=', owner).where('day', '=', utcDay(now)).where('scope', '=', scope);
+  return part(sel, (rows) => Number(rows[0]?.n ?? 0));
 }
 
 export function limitReached(what: string, limit: number, now: Date, details: Record<string, unknown> = {}): AppError {

@@ -2,11 +2,12 @@
 // (INSERT ... ON CONFLICT DO UPDATE), so concurrent deposits on one subject never lose one. The
 // field row's value is decayed to the newer of its time and the deposit's before adding.
 import { sql } from 'kysely';
-import type { Executor } from '../platform/db/executor.ts';
+import { takesRowLocks, type Executor } from '../platform/db/executor.ts';
+import { known, part, together, write, type Part } from '../platform/db/together.ts';
 import { traceTables as q } from './tables.ts';
 import { decayed, halfLifeMs, type Channel } from './channels.ts';
 import type { SubjectKey } from './subjects.ts';
-import { setTrailPart, trailPart } from './trail-rank.ts';
+import { setTrailPart } from './trail-rank.ts';
 
 export interface Deposit {
   channel: Channel;
@@ -23,31 +24,38 @@ export interface DepositOptions {
    * For marks whose depositor has no standing to move them (an anonymous caller on a listing).
    */
   moves?: boolean;
-  /**
-   * The caller writes the listing in this transaction anyway (a probe's apply): the listing's new
-   * trail part is returned for that one write instead of being written here.
-   */
-  deferTrail?: boolean;
 }
 
-/** Rank parts the caller must write on the listing (only with `deferTrail`). */
-export interface DepositResult {
-  rankParts: Record<string, number>;
+export async function deposit(ex: Executor, d: Deposit, options: DepositOptions = {}): Promise<void> {
+  const [, field] = await together(ex, depositParts(ex, d, options.moves ?? true));
+  // Attraction on a listing moves its rank (the `trail` part), in the deposit's transaction.
+  if (!field || d.channel !== 'attraction' || d.subject.kind !== 'listing') return;
+  await setTrailPart(ex, d.subject.a, decayed(field.value, field.at_ms, d.at.getTime(), 'attraction'), d.at);
 }
 
-export async function deposit(ex: Executor, d: Deposit, options: DepositOptions = {}): Promise<DepositResult> {
+/** A field row's value and time (the value is as of `at_ms`). */
+export interface FieldValue {
+  value: number;
+  at_ms: number;
+}
+
+/**
+ * A deposit as parts of a batch (platform/db/together.ts): the deposit's row, and (when it moves
+ * the field) the field's upsert, whose value is the field row after it (none when it does not move).
+ */
+export function depositParts(ex: Executor, d: Deposit, moves: boolean): [Part<void>, Part<FieldValue | undefined>] {
   const atMs = d.at.getTime();
   const hl = sql.lit(halfLifeMs(d.channel));
-  const moves = options.moves ?? true;
-  await q(ex)
-    .insertInto('trace_deposits')
-    .values({ channel: d.channel, subject_key: d.subject.key, intensity: d.intensity, body: d.body, depositor: d.depositor, day: d.at.toISOString().slice(0, 10), at: d.at.toISOString(), at_ms: atMs, moves: moves ? 1 : 0 })
-    .execute();
-  if (!moves) return { rankParts: {} };
+  const row = write(
+    q(ex)
+      .insertInto('trace_deposits')
+      .values({ channel: d.channel, subject_key: d.subject.key, intensity: d.intensity, body: d.body, depositor: d.depositor, day: d.at.toISOString().slice(0, 10), at: d.at.toISOString(), at_ms: atMs, moves: moves ? 1 : 0 }),
+  );
+  if (!moves) return [row, known(undefined)];
   // new value = old * 2^(-max(0, at - old_at) / hl) + intensity, kept at the later time.
   const newValue = sql<number>`trace_field.value * power(2.0, -(case when excluded.at_ms > trace_field.at_ms then excluded.at_ms - trace_field.at_ms else 0 end) / ${hl}) + excluded.value`;
   const newAt = sql<number>`case when excluded.at_ms > trace_field.at_ms then excluded.at_ms else trace_field.at_ms end`;
-  const field = await q(ex)
+  const upsert = q(ex)
     .insertInto('trace_field')
     .values({
       channel: d.channel,
@@ -68,14 +76,25 @@ export async function deposit(ex: Executor, d: Deposit, options: DepositOptions 
         deposits: sql<number>`trace_field.deposits + 1`,
       }),
     )
-    .returning(['value', 'at_ms'])
-    .executeTakeFirstOrThrow();
-  // Attraction on a listing moves its rank (the `trail` part), in the deposit's transaction.
-  if (d.channel !== 'attraction' || d.subject.kind !== 'listing') return { rankParts: {} };
-  const strength = decayed(Number(field.value), Number(field.at_ms), atMs, 'attraction');
-  if (options.deferTrail) return { rankParts: trailPart(strength) };
-  await setTrailPart(ex, d.subject.a, strength, d.at);
-  return { rankParts: {} };
+    .returning(['value', 'at_ms']);
+  return [row, part(upsert, (rows) => (rows[0] ? { value: Number(rows[0].value), at_ms: Number(rows[0].at_ms) } : undefined))];
+}
+
+/**
+ * What a deposit of `intensity` at `atMs` makes of a field row (none yet: `undefined`), the same
+ * sum the upsert above makes: for a caller that locked the row and must know the result before
+ * the statement that writes it is sent.
+ */
+export function fieldAfter(before: FieldValue | undefined, intensity: number, atMs: number, channel: Channel): FieldValue {
+  if (!before) return { value: intensity, at_ms: atMs };
+  return { value: decayed(before.value, before.at_ms, atMs, channel) + intensity, at_ms: Math.max(atMs, before.at_ms) };
+}
+
+/** A subject's field row in a channel, row-locked until commit on PostgreSQL, as a part of a batch. */
+export function lockedFieldPart(ex: Executor, channel: Channel, subject: SubjectKey): Part<FieldValue | undefined> {
+  let sel = q(ex).selectFrom('trace_field').select(['value', 'at_ms']).where('channel', '=', channel).where('subject_key', '=', subject.key);
+  if (takesRowLocks(ex)) sel = sel.forUpdate();
+  return part(sel, (rows) => (rows[0] ? { value: Number(rows[0].value), at_ms: Number(rows[0].at_ms) } : undefined));
 }
 
 export interface FieldEntry {

@@ -24,8 +24,9 @@ import type { TalkTables } from '../../src/talk/tables.ts';
 import type { TraceTables } from '../../src/traces/tables.ts';
 import type { EconomicsTables } from '../../src/economics/tables.ts';
 import type { UsageTables } from '../../src/platform/usage/tables.ts';
+import type { BudgetTables } from '../../src/platform/budget/tables.ts';
 import type { Db } from '../../src/platform/db/dialect.ts';
 
-export type AllTables = { changes: ChangesTable } & JobTables & A2aTables & AccessTables & CatalogTables & CollabTables & ConnectorTables & FeedTables & FeedbackTables & FunnelTables & IdentityTables & InboxTables & KernelTables & ListingTables & MeshTables & MeteringTables & OwnerTables & ProbeTables & SearchTables & TalkTables & TraceTables & EconomicsTables & UsageTables;
+export type AllTables = { changes: ChangesTable } & JobTables & A2aTables & AccessTables & CatalogTables & CollabTables & ConnectorTables & FeedTables & FeedbackTables & FunnelTables & IdentityTables & InboxTables & KernelTables & ListingTables & MeshTables & MeteringTables & OwnerTables & ProbeTables & SearchTables & TalkTables & TraceTables & EconomicsTables & UsageTables & BudgetTables;
 
 export const allTables = (db: Db) => db.kysely as unknown as Kysely<AllTables>;

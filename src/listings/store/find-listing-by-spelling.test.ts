@@ -32,3 +32,15 @@ test('names the other owner of a spelling, not the listing itself', async () => 
   assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/a', a.id), undefined);
   assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/free', a.id), undefined);
 });
+
+test('the other owner of an exact URL that has no alias, in one statement, the alias first', async () => {
+  const old = await add('https://spell.example/legacy');
+  const other = await add('https://spell.example/other');
+  await d.sql.deleteFrom('listing_aliases').where('listing_id', '=', old.id).execute();
+  const mark = d.store.db.sent.mark();
+  assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/legacy', other.id), old.id);
+  assert.deepEqual(d.store.db.sent.since(mark), { statements: 1, transactions: 0 });
+  // The alias wins over the exact URL when both name a listing.
+  await d.sql.insertInto('listing_aliases').values({ key: 'https://spell.example/legacy', listing_id: other.id, created_at: NOW }).execute();
+  assert.equal(await spellingOwnedByOther(d.ex, 'https://spell.example/legacy', old.id), other.id);
+});

@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migratedDbPerFile } from '../../../test/helpers/db.ts';
+import { engine } from '../../../test/helpers/store.ts';
+import { part, write } from '../../platform/db/together.ts';
 import { insertListingIfNew, type NewListing } from './insert-listing.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
@@ -47,4 +49,24 @@ test('a listing from before aliases keeps its URL and gets the spelling', async 
   assert.equal(again.row.id, row.id);
   const alias = await d.sql.selectFrom('listing_aliases').select('listing_id').where('key', '=', 'https://legacy.example/a').executeTakeFirst();
   assert.equal(alias?.listing_id, row.id);
+});
+
+test("what other domains write with a new listing goes in its batch (one statement on PostgreSQL), and a part's refusal leaves nothing", async () => {
+  const withFeed = async (listing: { id: string }) => [write(d.sql.insertInto('feed_events').values({ at: NOW, type: 'listing.listed', listing_id: listing.id, data: '{}' }))];
+  const mark = d.store.db.sent.mark();
+  const { row } = await insertListingIfNew(d.ex, input('https://with.example/mcp'), NOW, withFeed);
+  // BEGIN, the spelling's claim (with the exact URL's read), the listing with its change and what came with it, COMMIT.
+  assert.deepEqual(d.store.db.sent.since(mark), { statements: engine === 'postgres' ? 4 : 7, transactions: 1 });
+  assert.equal((await d.sql.selectFrom('feed_events').select('seq').where('listing_id', '=', row.id).execute()).length, 1);
+  // A known URL sends none of it.
+  await insertListingIfNew(d.ex, input('https://with.example/mcp/'), NOW, withFeed);
+  assert.equal((await d.sql.selectFrom('feed_events').select('seq').where('listing_id', '=', row.id).execute()).length, 1);
+  const refusing = async () => [
+    part(d.sql.selectFrom('listings').select('id').where('id', '=', 'lst_none'), () => {
+      throw new Error('refused');
+    }),
+  ];
+  await assert.rejects(insertListingIfNew(d.ex, input('https://refused.example/mcp'), NOW, refusing), /refused/);
+  assert.equal(await d.sql.selectFrom('listings').select('id').where('url', '=', 'https://refused.example/mcp').executeTakeFirst(), undefined);
+  assert.equal(await d.sql.selectFrom('listing_aliases').select('key').where('key', '=', 'https://refused.example/mcp').executeTakeFirst(), undefined);
 });

@@ -1,12 +1,14 @@
 // A new listing from a publish: one row per normalized URL (and per spelling of it), however many
 // publishes of it race.
 import { inTransaction, type Executor } from '../../platform/db/executor.ts';
-import { recordChange } from '../../platform/db/changes.ts';
+import { changePart } from '../../platform/db/changes.ts';
+import { StaleRead } from '../../platform/db/failures.ts';
+import { part, together, type Part } from '../../platform/db/together.ts';
 import { newId } from '../../platform/ids.ts';
 import { defaultCategory } from '../categories.ts';
 import { endpointKey } from '../identity.ts';
-import { listingTables as q } from '../tables.ts';
-import { findListingByUrl } from './find-listing.ts';
+import { listingTables as q, type ListingsTable } from '../tables.ts';
+import type { Selectable } from 'kysely';
 import { findListingBySpelling } from './find-listing-by-spelling.ts';
 import { LISTING_ENTITY, sumParts, toRow, type ListingRow } from './row.ts';
 
@@ -21,26 +23,45 @@ export interface NewListing {
   rankParts: Record<string, number>;
 }
 
+/** What other domains write with a new listing, given its id: parts sent with its insert (platform/db/together.ts). */
+export type WithNewListing = (listing: { id: string; url: string }) => Promise<Part<unknown>[]>;
+
+const oneRow = (rows: Record<string, unknown>[]) => rows[0] as Selectable<ListingsTable> | undefined;
+
 /**
  * Inserts a listing unless its normalized URL is already known. Returns the stored row and
- * whether it was created; concurrent publishes of one URL converge on a single row.
+ * whether it was created; concurrent publishes of one URL converge on a single row. `withNew`
+ * gives what other domains write with a new listing (its feed event, its probe job): sent in the
+ * same batch as its insert, so on PostgreSQL a new listing costs two statements in its
+ * transaction, the spelling's claim and everything else.
  */
-export async function insertListingIfNew(ex: Executor, input: NewListing, now: string): Promise<{ row: ListingRow; created: boolean }> {
+export async function insertListingIfNew(ex: Executor, input: NewListing, now: string, withNew?: WithNewListing): Promise<{ row: ListingRow; created: boolean }> {
   return inTransaction(ex, async (trx) => {
     const id = newId('lst');
     // The spelling is claimed first: a concurrent publish of another spelling of the same URL waits
     // for this transaction on PostgreSQL, then finds the listing instead of making a second one.
-    const claimed = await q(trx)
-      .insertInto('listing_aliases')
-      .values({ key: endpointKey(input.url), listing_id: id, created_at: now })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
+    // A listing from before aliases existed may own this exact URL without its spelling: read with it.
+    const [claimed, ownerOfUrl] = await together(trx, [
+      part(
+        q(trx)
+          .insertInto('listing_aliases')
+          .values({ key: endpointKey(input.url), listing_id: id, created_at: now })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .returning('key'),
+        (rows) => rows.length > 0,
+      ),
+      part(q(trx).selectFrom('listings').selectAll().where('url', '=', input.url), oneRow),
+    ] as const);
     if (!claimed) {
       const existing = await findListingBySpelling(trx, input.url);
       if (existing) return { row: existing, created: false };
     }
-    const inserted = await q(trx)
+    if (ownerOfUrl) {
+      // The spelling claimed above is that listing's.
+      if (claimed) await q(trx).updateTable('listing_aliases').set({ listing_id: ownerOfUrl.id }).where('key', '=', endpointKey(input.url)).execute();
+      return { row: toRow(ownerOfUrl), created: false };
+    }
+    const insert = q(trx)
       .insertInto('listings')
       .values({
         id,
@@ -64,13 +85,11 @@ export async function insertListingIfNew(ex: Executor, input: NewListing, now: s
         updated_at: now,
       })
       .onConflict((oc) => oc.column('url').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) await recordChange(trx, LISTING_ENTITY, id, 'upsert', now);
-    const row = inserted ? toRow(inserted) : await findListingByUrl(trx, input.url);
-    if (!row) throw new Error('listing vanished inside its own transaction');
-    // A listing from before aliases existed owns this exact URL: the spelling claimed above is its.
-    if (claimed && !inserted) await q(trx).updateTable('listing_aliases').set({ listing_id: row.id }).where('key', '=', claimed.key).execute();
-    return { row, created: Boolean(inserted) };
+      .returningAll();
+    const [inserted] = await together(trx, [part(insert, oneRow), changePart(trx, LISTING_ENTITY, id, 'upsert', now), ...(withNew ? await withNew({ id, url: input.url }) : [])]);
+    // The URL was listed after the read above (only a listing without its spelling could be):
+    // everything sent with it rolls back, and the transaction runs again to find it.
+    if (!inserted) throw new StaleRead('the URL was listed meanwhile');
+    return { row: toRow(inserted), created: true };
   });
 }

@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migratedDbPerFile } from '../../../test/helpers/db.ts';
 import { insertListingIfNew } from './insert-listing.ts';
-import { updateListing } from './update-listing.ts';
+import { lockedListingPart, updateListing } from './update-listing.ts';
+import { inTransaction } from '../../platform/db/executor.ts';
+import { together } from '../../platform/db/together.ts';
 
 const NOW = '2026-11-01T12:00:00.000Z';
 const LATER = '2026-11-01T13:00:00.000Z';
@@ -42,4 +44,19 @@ test('two transactions changing different parts at once lose neither', async () 
 test('an unknown listing is undefined and feeds nothing', async () => {
   assert.equal(await updateListing(d.ex, 'lst_missing', { name: 'x' }, LATER), undefined);
   assert.deepEqual(await changes('lst_missing'), []);
+});
+
+test('a locked listing changed as parts of a batch: the handle shows the new row at once, the batch writes it with its change', async () => {
+  const row = await add('https://upd.example/parts');
+  const after = await inTransaction(d.ex, async (trx) => {
+    const [locked] = await together(trx, [lockedListingPart(trx, row.id)]);
+    const { parts, row: shown } = locked!.updateParts({ lane: 'active' }, LATER, { probe: 7 });
+    assert.equal(locked!.row.lane, 'active');
+    await together(trx, parts);
+    return shown;
+  });
+  assert.equal(after.rank, 2);
+  const stored = await d.sql.selectFrom('listings').select(['lane', 'rank']).where('id', '=', row.id).executeTakeFirstOrThrow();
+  assert.deepEqual({ lane: stored.lane, rank: Number(stored.rank) }, { lane: 'active', rank: 2 });
+  assert.equal((await changes(row.id)).length, 2);
 });

@@ -1,11 +1,13 @@
 // Budgets that bound what strangers can make Rollcall do to one host, whoever asks and however
 // many listings they make of it, shared by every instance and keyed on the host key (a registrable
 // domain, or an address: the same key as the per-host concurrency cap). 0 turns a budget off.
-// - PROBE_HOST_PER_HOUR: outbound requests of any kind to a host per UTC hour, each counted as it
-//   is made. Public work (anything not an owner's) may use PUBLIC_SHARE of it; the rest stays for
-//   the owners' own work (probes of claimed listings, re-checks of an owner's proof, calls with
-//   an owner token), so strangers cannot starve a claimed listing.
-// - PUBLISH_HOST_PER_DAY: new listings of a host per UTC day from callers who do not own it.
+// - PROBE_HOST_PER_HOUR: outbound requests of any kind to a host per UTC hour, each counted before
+//   it is made (a probe counts several ahead, reservation.ts). Public work (anything not an
+//   owner's) may use PUBLIC_SHARE of it; the rest stays for the owners' own work (probes of claimed
+//   listings, re-checks of an owner's proof, calls with an owner token), so strangers cannot
+//   starve a claimed listing.
+// - PUBLISH_HOST_PER_DAY: new listings of a host per UTC day from callers who do not own it,
+//   counted with the listing's own writes (publishPart).
 import { HOUR_MS, DAY_MS, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { OutboundError } from '../net/guarded-client.ts';
@@ -13,11 +15,21 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../db/executor.ts';
 import { DbCounters, RedisCounters, type BudgetCounters } from './counters.ts';
+import { known, mapPart, type Part } from '../db/together.ts';
+import { HostReservation } from './reservation.ts';
 
 export type BudgetShare = 'public' | 'owner';
 
 /** The share of a host's hourly requests public work may use (the rest waits for owners). */
 export const PUBLIC_SHARE = 0.8;
+
+/**
+ * Requests are taken ahead (reservation.ts) only from a public share at least this many times
+ * larger than one take: what running work holds unused at once then stays a few percent of the
+ * hour's budget (at the defaults, 480 requests and 8 taken ahead). Below it every request is
+ * taken one by one, and a refusal always means the hour's requests were made.
+ */
+export const AHEAD_SHARE = 40;
 
 export interface HostBudgetLimits {
   requestsPerHour: number;
@@ -60,6 +72,44 @@ export class HostBudgets {
     throw new OutboundError('host_budget', `${host} has had its ${limit} outbound requests${share === 'public' ? ' open to anyone' : ''} this hour; retry in ${retryAfterS} s`);
   }
 
+  /**
+   * Takes `n` of `host`'s public requests this hour at once, or none when fewer are left: the
+   * period they were counted in, or undefined.
+   */
+  async takeAhead(host: string, n: number): Promise<string | undefined> {
+    const limit = this.requestLimit('public');
+    if (this.limits.requestsPerHour === 0 || n * AHEAD_SHARE > limit) return undefined;
+    const { period } = this.hourOf(this.clock.now());
+    return (await this.counters.takeBelow(`requests:${host}`, period, limit, 2 * HOUR_MS, n)) ? period : undefined;
+  }
+
+  /**
+   * takeAhead for `works` pieces of work on `host` at once (`ahead` requests each), as a part of the
+   * caller's batch (platform/db/together.ts; in Redis taken now): the period they were counted in,
+   * or undefined when they were not (the work then takes its requests one by one).
+   */
+  async takeAheadPart(host: string, ahead: number, works: number): Promise<Part<string | undefined>> {
+    const limit = this.requestLimit('public');
+    if (this.limits.requestsPerHour === 0 || ahead * AHEAD_SHARE > limit) return known(undefined);
+    const { period } = this.hourOf(this.clock.now());
+    return mapPart(await this.counters.takePart(`requests:${host}`, period, limit, 2 * HOUR_MS, ahead * works), (taken) => (taken ? period : undefined));
+  }
+
+  /** Uncounts `n` requests of `host` taken ahead in `period` and not made (BudgetCounters.giveBack). */
+  giveBackRequests(host: string, period: string, n: number): Promise<Part<void>> {
+    return this.counters.giveBack(`requests:${host}`, period, n);
+  }
+
+  /**
+   * The admit hook of one piece of work that makes several requests to `host` (a probe): see
+   * HostReservation. `isOwner` says whether the work is an owner's; it is asked only when the
+   * public share has no room. `takenIn`: the take ahead was made already (takeAheadPart, in the
+   * period given; none when it was refused). Undefined when the budget is off.
+   */
+  reserve(host: string, ahead: number, isOwner: () => Promise<boolean>, takenIn?: { period: string | undefined }): HostReservation | undefined {
+    return this.limits.requestsPerHour === 0 ? undefined : new HostReservation(this, host, ahead, isOwner, takenIn);
+  }
+
   /** The admit hook of outbound requests of `share` (undefined when the budget is off). */
   admitter(share: BudgetShare): ((host: string) => Promise<void>) | undefined {
     return this.limits.requestsPerHour === 0 ? undefined : (host) => this.admit(host, share);
@@ -72,18 +122,25 @@ export class HostBudgets {
     return (await this.counters.count(`requests:${host}`, period)) >= this.requestLimit(share) ? retryAfterS : undefined;
   }
 
-  /** Counts one new listing of `host` today, or throws the 429 `host_budget` when the day's are used. */
-  async takePublish(host: string, field: string): Promise<void> {
+  /**
+   * Counts one new listing of `host` today, as a part of the batch that writes the listing
+   * (platform/db/together.ts; in Redis it is taken now): the part throws the 429 `host_budget`
+   * when the day's are used, so the listing is not written and the count rolls back with it.
+   */
+  async publishPart(host: string, field: string): Promise<Part<void>> {
     const limit = this.limits.publishesPerDay;
-    if (limit === 0) return;
+    if (limit === 0) return known(undefined);
     const now = this.clock.now();
-    if (await this.counters.takeBelow(`publishes:${host}`, now.toISOString().slice(0, 10), limit, 2 * DAY_MS)) return;
-    const retryAfterS = secondsUntil(Math.floor(now.getTime() / DAY_MS + 1) * DAY_MS, now.getTime());
-    throw hostBudgetError(
-      `${host} has had its ${limit} new listings today from callers who do not own it; retry in ${retryAfterS} s, or claim the URL (claim_listing {url}), which lists it once you prove control`,
-      retryAfterS,
-      field,
-    );
+    const take = await this.counters.takePart(`publishes:${host}`, now.toISOString().slice(0, 10), limit, 2 * DAY_MS);
+    return mapPart(take, (taken) => {
+      if (taken) return;
+      const retryAfterS = secondsUntil(Math.floor(now.getTime() / DAY_MS + 1) * DAY_MS, now.getTime());
+      throw hostBudgetError(
+        `${host} has had its ${limit} new listings today from callers who do not own it; retry in ${retryAfterS} s, or claim the URL (claim_listing {url}), which lists it once you prove control`,
+        retryAfterS,
+        field,
+      );
+    });
   }
 }
 

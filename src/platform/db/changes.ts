@@ -1,8 +1,9 @@
 // The change feed (DESIGN.md "Search"): every write to a listed entity appends a row here in the
 // same transaction, so followers (search index, active-list cache, public feed) see updates and
 // removals in order. Entities are named by the domains that write them; the feed knows none.
-import type { CompiledQuery, Generated } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type Generated } from 'kysely';
 import { typed, type Executor } from './executor.ts';
+import { together, write, type Part } from './together.ts';
 
 export interface ChangesTable {
   seq: Generated<number>;
@@ -15,9 +16,26 @@ export interface ChangesTable {
 type Tables = { changes: ChangesTable };
 const q = (ex: Executor) => typed<Tables>(ex);
 
+/** recordChange as a part of a batch (together.ts). */
+export const changePart = (ex: Executor, entity: string, entityId: string, op: 'upsert' | 'remove', at: string): Part<void> =>
+  write(q(ex).insertInto('changes').values({ entity, entity_id: entityId, op, at }));
+
 export async function recordChange(ex: Executor, entity: string, entityId: string, op: 'upsert' | 'remove', at: string): Promise<void> {
-  await q(ex).insertInto('changes').values({ entity, entity_id: entityId, op, at }).execute();
+  await together(ex, [changePart(ex, entity, entityId, op, at)]);
 }
+
+/**
+ * A change for each entity `ids` selects (a query of the entity owner's own table giving
+ * `entity_id`), as a part of a batch (together.ts): for a batch that also changes those entities,
+ * so which ones it changes is not known before it is sent.
+ */
+export const changesOfPart = (ex: Executor, entity: string, ids: Expression<{ entity_id: string }>, op: 'upsert' | 'remove', at: string): Part<void> =>
+  write(
+    q(ex)
+      .insertInto('changes')
+      .columns(['entity', 'entity_id', 'op', 'at'])
+      .expression(sql`select ${entity}, selected.entity_id, ${op}, ${at} from (${ids}) as selected`),
+  );
 
 /** recordChange for several entities in one statement (in the order given). */
 export async function recordChanges(ex: Executor, entity: string, entityIds: readonly string[], op: 'upsert' | 'remove', at: string): Promise<void> {

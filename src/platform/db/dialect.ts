@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { NoTables } from './executor.ts';
 import { nameStatements } from './pg-named-statements.ts';
 import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.ts';
+import { StatementCount } from './statement-count.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -18,6 +19,8 @@ export interface Db {
   kysely: Kysely<NoTables>;
   /** Column type of an auto-incrementing primary key. */
   serialType: ColumnDataType;
+  /** Every statement sent to the engine through this handle so far (statement-count.ts). */
+  sent: StatementCount;
   /** Resolves when the database answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -59,9 +62,12 @@ export function openDb(options: OpenDbOptions): Db {
     // its query fails with the same error (a 503 for the request). The next query reconnects.
     pool.on('error', () => {});
     pool.on('connect', (client) => void client.on('error', () => {}));
+    const sent = new StatementCount();
+    // Counted first, so the named wrapper's own retry of a stale plan counts as the send it is.
+    pool.on('connect', (client) => countSends(client, sent));
     pool.on('connect', nameStatements);
     const kysely = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
-    return { engine: 'postgres', kysely, serialType: 'bigserial', ping: () => ping(kysely), close: () => kysely.destroy() };
+    return { engine: 'postgres', kysely, serialType: 'bigserial', sent, ping: () => ping(kysely), close: () => kysely.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   // Loaded only when SQLite is chosen: a PostgreSQL deployment never loads the native module.
@@ -73,12 +79,23 @@ export function openDb(options: OpenDbOptions): Db {
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   const checkpointer = startCheckpointer(file, filePath, options.sqliteCheckpointMs);
-  const kysely = new Kysely<NoTables>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const sent = new StatementCount();
+  const kysely = new Kysely<NoTables>({ dialect: new SqliteDialect({ database: withStatementCache(file, sent) }) });
   const close = async () => {
     await checkpointer.close();
     await kysely.destroy();
   };
-  return { engine: 'sqlite', kysely, serialType: 'integer', ping: () => ping(kysely), close, checkpointNow: checkpointer.checkpointNow };
+  return { engine: 'sqlite', kysely, serialType: 'integer', sent, ping: () => ping(kysely), close, checkpointNow: checkpointer.checkpointNow };
+}
+
+/** Counts every statement a pool connection sends (its `query`, whatever form the call takes). */
+function countSends(client: pg.PoolClient, sent: StatementCount): void {
+  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
+  const counted = (config: unknown, values?: unknown) => {
+    sent.sent(typeof config === 'string' ? config : String((config as { text?: unknown }).text ?? ''));
+    return query(config, values);
+  };
+  client.query = counted as unknown as typeof client.query;
 }
 
 /** Prepared statements kept per SQL text; beyond this many texts the oldest are dropped. */
@@ -90,11 +107,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * same prepared statement back; Kysely runs one statement at a time on the single connection, so
  * a reused statement is never in use twice at once.
  */
-function withStatementCache(file: BetterSqlite3.Database) {
+function withStatementCache(file: BetterSqlite3.Database, sent: StatementCount) {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => file.close(),
+    // Kysely prepares once per statement it runs (BEGIN and COMMIT included): each is one sent.
     prepare(text: string) {
+      sent.sent(text);
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text); // re-inserted below: the map's order is least recently used first

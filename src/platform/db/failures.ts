@@ -11,6 +11,15 @@
 // Part of the dialect seam: the codes of both engines live here and nowhere else.
 export type DbFailure = 'conflict' | 'disconnected' | 'unavailable';
 
+/**
+ * Thrown inside a transaction whose write found that a concurrent one changed what it had read
+ * (a key it meant to insert was taken in between): a `conflict`, so the transaction runs again,
+ * whole, and reads anew. Only for what a race makes rare: each run costs a transaction.
+ */
+export class StaleRead extends Error {
+  override readonly name = 'StaleRead';
+}
+
 const CONFLICT_CODES = new Set(['40P01', '40001']);
 const DISCONNECTED_CODES = new Set([
   // PostgreSQL: class 08 (connection exception), shutdowns, refusals.
@@ -25,6 +34,7 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|FULL|IOERR|CANTOPEN|READONLY)/;
 
 export function dbFailure(err: unknown): DbFailure | undefined {
   if (!err || typeof err !== 'object') return undefined;
+  if (err instanceof StaleRead) return 'conflict';
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (CONFLICT_CODES.has(code)) return 'conflict';

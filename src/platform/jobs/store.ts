@@ -7,13 +7,14 @@
 // One file per database operation in store/, each with its test beside it; this index is what
 // other files import.
 export { jobId, ROUTINE, URGENT, type Job, type JobSpec, type Lease } from './store/job-row.ts';
-export { scheduleJob } from './store/schedule-job.ts';
+export { scheduleJob, scheduleJobPart } from './store/schedule-job.ts';
 export { findJob } from './store/find-job.ts';
 export { claimDue, type ClaimFilter, type OnClaimed } from './store/claim-due.ts';
+export { anyDue } from './store/any-due.ts';
 export { claimJob } from './store/claim-job.ts';
-export { stillHeld } from './store/still-held.ts';
-export { completeJob } from './store/complete-job.ts';
+export { stillHeld, stillHeldPart } from './store/still-held.ts';
+export { completeJob, completeJobPart } from './store/complete-job.ts';
 export { releaseLease } from './store/release-lease.ts';
 export { ensureJob } from './store/ensure-job.ts';
-export { removeJob } from './store/remove-job.ts';
+export { removeJob, removeJobPart } from './store/remove-job.ts';
 export { queueStats, type QueueStats } from './store/queue-stats.ts';
