@@ -7,7 +7,6 @@
 //   the header the v0.3 card, and the @a2a-js/sdk client works on both versions.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -17,6 +16,7 @@ import { SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { startApp, engine, type TestApp } from './helpers/app.ts';
+import { freePort } from './peers/mcp-servers.ts';
 import { a2aV03RequiredFields, a2aV1AgentCardFacts, DRAFT_SCHEMA_URL, draftServerCardFacts } from './fixtures/interop-card-facts.ts';
 import { TOOLSET_NAMES } from '../src/http/mcp-toolsets.ts';
 
@@ -27,14 +27,6 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);
 const validDraftCard = ajv.compile<any>(draftServerCardFacts);
 const validV1Card = ajv.compile<any>(a2aV1AgentCardFacts);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 before(async () => {
   // The cards name their remotes by PUBLIC_BASE_URL, so the app listens where that says.
