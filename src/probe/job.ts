@@ -117,7 +117,8 @@ export class ProbeJob implements JobHandler {
   /**
    * In the claim's transaction, one batch for all the claimed jobs: their listings show `probing`,
    * and each host's budget counts its probes' requests ahead (one take per host), so a probe sends
-   * no statement of its own before its requests.
+   * no statement of its own before its requests. Counted in Redis, the takes are made before the
+   * batch is sent: a claim that rolls back leaves them counted until the hour ends (an overcount).
    */
   async claimed(trx: Executor, leases: Lease[]): Promise<void> {
     const { budgets, clock } = this.services;

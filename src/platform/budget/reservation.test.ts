@@ -72,3 +72,22 @@ test('a small hourly budget is never taken ahead: a refusal means its requests w
 test('budgets off: no reservation, every request goes', async () => {
   assert.equal(budgets(0).reserve('off.example', 8, async () => false), undefined);
 });
+
+test("taken ahead with a claim: one take for a host's probes, each probe's reservation starting with its eight", async () => {
+  const b = budgets(1000);
+  const [period] = await together(d.ex, [await b.takeAheadPart('claimed.example', 8, 2)]);
+  assert.equal(period, HOUR);
+  assert.equal(await counted('claimed.example'), 16);
+  const first = b.reserve('claimed.example', 8, async () => false, { period })!;
+  const second = b.reserve('claimed.example', 8, async () => false, { period })!;
+  const mark = d.store.db.sent.mark();
+  for (let i = 0; i < 3; i++) await first.admit('claimed.example');
+  for (let i = 0; i < 8; i++) await second.admit('claimed.example');
+  assert.deepEqual(d.store.db.sent.since(mark), { statements: 0, transactions: 0 });
+  await together(d.ex, [await first.giveBack(), await second.giveBack()]);
+  assert.equal(await counted('claimed.example'), 11);
+  // A take the claim was refused: each request is a take of its own.
+  const refusedTake = b.reserve('claimed.example', 8, async () => false, { period: undefined })!;
+  await refusedTake.admit('claimed.example');
+  assert.equal(await counted('claimed.example'), 12);
+});
