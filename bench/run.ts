@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and prints its figures as JSON (copied into docs/performance.md).
 import { benchPublishToLive } from './publish-to-live.ts';
 import { benchActiveList } from './active-list.ts';
+import { benchReadPaths } from './read-paths.ts';
 import { benchProbeThroughput } from './probe-throughput.ts';
 import { benchMcpEndpoint } from './mcp-endpoint.ts';
 import { benchSearchScale } from './search-scale.ts';
@@ -17,6 +18,7 @@ const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
   'publish-to-live': benchPublishToLive,
   'active-list': benchActiveList,
+  'read-paths': benchReadPaths,
   'probe-throughput': benchProbeThroughput,
   'mcp-endpoint': benchMcpEndpoint,
   'search-scale': benchSearchScale,

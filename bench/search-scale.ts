@@ -24,7 +24,8 @@ import { seedLiveListings } from './seed-listings.ts';
 const CATALOG = Number(process.env.BENCH_CATALOG ?? 100_000);
 const LISTINGS = 1000;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-const QUERIES = [
+/** Eight queries, one or more of every kind the search quality bench judges. */
+export const QUERIES = [
   'kubernetes',
   'query my database from an agent',
   'keep my notes in a wiki',
