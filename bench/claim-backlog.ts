@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../src/platform/db/dialect.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
@@ -15,13 +14,13 @@ import { schemaHistory } from '../src/migrations/index.ts';
 import { claimDue } from '../src/platform/jobs/store/claim-due.ts';
 import { newJobRow, q } from '../src/platform/jobs/store/job-row.ts';
 import { median, round } from './stats.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const N = Number(process.env.BENCH_CLAIM_N ?? 100_000);
 const CROWD = Number(process.env.BENCH_CLAIM_CROWD ?? 20_000);
 const HOSTS = 1_000;
 const CAP = 2;
 const ROUNDS = 15;
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const T0 = Date.parse('2026-11-01T12:00:00.000Z');
 
 /** N due probe jobs: `crowd` of them on one host, due after all the others; the rest spread over HOSTS. */
@@ -97,19 +96,13 @@ export async function benchClaimBacklog() {
     await sqlite.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const name = `rc_bench_claim_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const postgres = openDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
+  const database = await benchDatabase(`rc_bench_claim_${process.pid}`);
+  const postgres = openDb({ databaseUrl: database.url, dataDir: os.tmpdir() });
   try {
     results.postgres = await measure(postgres);
   } finally {
     await postgres.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
   return results;
 }

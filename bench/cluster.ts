@@ -20,6 +20,7 @@ import { meteredEvent, EVENT_IDS } from '../src/metering/events.ts';
 import { REFILLS } from '../src/metering/refills.ts';
 import { FOUNDING_SEATS } from '../src/funnel/deal.ts';
 import { round } from './stats.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const REQUESTS = Number(process.env.BENCH_CLUSTER_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CLUSTER_CONCURRENCY ?? 24);
@@ -27,7 +28,6 @@ const INSTANCES = 3;
 const OWNERS = 120;
 const CLIENTS = 8;
 const LEASE_S = 20;
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface Instance {
@@ -121,19 +121,14 @@ async function claimHosts(n: number, spots: ReturnType<typeof newClaimSpots>) {
 export async function benchCluster() {
   const built = spawnSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
-  const dbName = `rc_bench_cluster_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${dbName}`;
-  const db = new pg.Pool({ connectionString: dbUrl.toString(), max: 4 });
+  const database = await benchDatabase(`rc_bench_cluster_${process.pid}`);
+  const db = new pg.Pool({ connectionString: database.url, max: 4 });
   const agent: AgentPeer = await startA2aAgent({ host: '127.0.1.2' });
   const everything: Peer = await startEverything();
   const spots = newClaimSpots();
   const hosts = await claimHosts(OWNERS, spots);
   const env = {
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: database.url,
     DATA_DIR: os.tmpdir(),
     REDIS_URL,
     REDIS_PREFIX: `rollcall-bench-${process.pid}:`,
@@ -337,7 +332,6 @@ export async function benchCluster() {
     await Promise.all([agent.close(), everything.close(), hosts.close()]);
     await Promise.all(clients.map((c) => c.close()));
     await db.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }

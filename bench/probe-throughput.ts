@@ -34,6 +34,7 @@ import { freePort } from '../test/peers/mcp-servers.ts';
 import { median, percentile, round } from './stats.ts';
 import { profileStretch } from './profile.ts';
 import { stopChild } from './processes.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 /** Milliseconds the peer's answers are held back (0: the loopback peer answers at once). */
@@ -44,7 +45,6 @@ const PUBLISHERS = 8;
 const ADDRESSES = 50;
 const POLL_MS = Math.max(50, N / 20);
 const LIMIT_S = Number(process.env.BENCH_LIMIT_S ?? 300);
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HOURS_6 = 6 * 3600;
 /** Budgets on (the default): limits no run reaches, so they count without holding anything back. */
 const BUDGETS = process.env.BENCH_BUDGETS !== '0';
@@ -267,25 +267,18 @@ async function sqliteStore(): Promise<Store> {
 }
 
 async function postgresStore(): Promise<Store> {
-  const name = `rc_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const database = await benchDatabase(`rc_bench_${process.pid}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-bench-throughput-'));
-  const reader = new pg.Client({ connectionString: url.toString() });
+  const reader = new pg.Client({ connectionString: database.url });
   await reader.connect();
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
     dbFor: () => undefined,
     query: (text) => reader.query(text).then((r) => r.rows),
     ownStatements: () => 0,
     async close() {
       await reader.end().catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

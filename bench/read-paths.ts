@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../src/platform/db/dialect.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
@@ -20,9 +19,9 @@ import { freePort } from '../test/peers/mcp-servers.ts';
 import { startChild, stopChild } from './processes.ts';
 import { median, round } from './stats.ts';
 import { seedLiveListings } from './seed-listings.ts';
+import { benchDatabase } from './pg-database.ts';
 import { QUERIES } from './search-scale.ts';
 
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
 const BASELINE_DIR = process.env.BENCH_BASELINE_DIR;
 const RUNS = Number(process.env.BENCH_RUNS ?? (BASELINE_DIR ? 5 : 1));
@@ -55,22 +54,15 @@ async function seededStore(engine: 'sqlite' | 'postgres'): Promise<{ ids: string
     await db.close();
     return { ids, env: { DATA_DIR: dataDir }, close: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `rc_bench_read_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = openDb({ dataDir, databaseUrl: url.toString() });
+  const database = await benchDatabase(`rc_bench_read_${process.pid}`);
+  const db = openDb({ dataDir, databaseUrl: database.url });
   const ids = await seed(db);
   await db.close();
   return {
     ids,
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
     async close() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

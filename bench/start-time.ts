@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import pg from 'pg';
 import { openDb, type Db } from '../src/platform/db/dialect.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { schemaHistory } from '../src/migrations/index.ts';
@@ -22,10 +21,10 @@ import { seedLiveListings } from './seed-listings.ts';
 import { freePort } from '../test/peers/mcp-servers.ts';
 import { startUpstreamRegistry } from '../test/peers/upstream-registry.ts';
 import { median, round } from './stats.ts';
+import { benchDatabase } from './pg-database.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const LISTINGS = 1000;
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ENV = { LOG_LEVEL: 'warn', JOB_TICK_S: '0', SEARCH_POLL_MS: '0', METRICS_PORT: '0' };
 
 const COMMANDS: Record<string, string[]> = {
@@ -101,26 +100,20 @@ export async function benchStartTime() {
   const sqlite = openDb({ dataDir: full });
   const catalog = await seed(sqlite);
   await sqlite.close();
-  const name = `rc_bench_start_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const postgres = openDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
+  const database = await benchDatabase(`rc_bench_start_${process.pid}`);
+  const postgres = openDb({ databaseUrl: database.url, dataDir: os.tmpdir() });
   await seed(postgres);
   await postgres.close();
   try {
     const results = await measure({
       'sqlite-empty': { DATA_DIR: empty },
       'sqlite-1000': { DATA_DIR: full },
-      'postgres-1000': { DATABASE_URL: url.toString(), DATA_DIR: full },
+      'postgres-1000': { DATABASE_URL: database.url, DATA_DIR: full },
     });
     return { runs: RUNS, listings: LISTINGS, catalog_servers: catalog, ...results };
   } finally {
     fs.rmSync(empty, { recursive: true, force: true });
     fs.rmSync(full, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
   }
 }
