@@ -22,11 +22,17 @@ export const run: Runner = async (inv) => {
   http.log.info({ address, public: config.publicBaseUrl, database: config.databaseUrl ? 'postgres' : 'sqlite', metrics: metricsAt ?? 'off' }, 'Rollcall is listening');
   const signal = await stopped; // a second signal meanwhile changes nothing
   http.log.info({ signal }, 'shutting down');
+  // Not unref'd: it also keeps the process alive while the shutdown waits on handles that do not
+  // (an idle worker thread is unref'd). Were the event loop left empty before the close resolved,
+  // Node would end the process with exit code 13 (a top-level await never settled), not 0.
   const timer = setTimeout(() => {
     http.log.error('shutdown took too long; exiting');
     process.exit(EXIT.failed);
   }, SHUTDOWN_LIMIT_MS);
-  timer.unref();
-  await http.close();
+  try {
+    await http.close();
+  } finally {
+    clearTimeout(timer);
+  }
   return EXIT.ok;
 };
