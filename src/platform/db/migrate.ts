@@ -54,10 +54,11 @@ function ownSchemaOnly(kysely: Kysely<NoTables>, schema: string): Kysely<NoTable
 
 /**
  * Runs one migration step (migrateToLatest, migrateTo), or any other schema change, with every
- * other migrator of the database waiting. Kysely's migrator first lists every table of every schema (pg_get_serial_sequence per
- * column), and that catalog scan fails when another schema of the same database drops a column at
- * that moment ("column ... does not exist"; seen in CI when test files migrate side by side), so
- * on PostgreSQL one database-wide advisory lock orders them. SQLite has one writer anyway.
+ * other migrator of the database waiting: on PostgreSQL one database-wide advisory lock orders
+ * them. A catalog read made while another schema of the database changes can fail ("column ...
+ * does not exist": Kysely's scan of every schema, seen in CI when test files migrated side by
+ * side); the migrator reads only its own schema (`ownSchemaOnly`), and the lock keeps even that
+ * read from meeting another migration. SQLite has one writer anyway.
  */
 export async function underMigrationLock<T>(db: Db, run: () => Promise<T>): Promise<T> {
   if (db.engine !== 'postgres') return run();
