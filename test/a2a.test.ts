@@ -5,7 +5,6 @@
 // transport errors, version and method errors, the Host check and the GET info document.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { sql } from 'kysely';
 import { underMigrationLock } from '../src/platform/db/migrate.ts';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +21,7 @@ import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
 import { INTENTS } from '../src/http/a2a/intents.ts';
 import { DAY_MS, type ManualClock } from '../src/platform/clock.ts';
+import { freePort } from './peers/mcp-servers.ts';
 
 const POSTGRES = 'io.github.example/postgres-mcp';
 let app: TestApp;
@@ -31,14 +31,6 @@ let agent: AgentPeer;
 let fx: Fixtures;
 let v1: Client;
 let v03: Client;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 before(async () => {
   // A small catalog of database servers, one of them for postgres.

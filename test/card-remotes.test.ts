@@ -4,24 +4,16 @@
 // a batch that mixes them (refuses it) is pinned here too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { startApp, engine, type TestApp } from './helpers/app.ts';
+import { freePort } from './peers/mcp-servers.ts';
 
 let app: TestApp;
 let base: string;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 before(async () => {
   // The card names its remotes by PUBLIC_BASE_URL, so the app listens where that says.

@@ -14,12 +14,31 @@ export interface Peer {
   close(): Promise<void>;
 }
 
+/**
+ * Ports handed out below Linux's ephemeral range (32768-60999) and macOS's (49152-65535): a port
+ * the kernel picked for "any free port" is also where it puts the local end of outbound
+ * connections, and the suite opens many, so a server started a moment later on such a port could
+ * find it taken ("Port ... is already in use").
+ */
+const PORTS = { from: 20_000, to: 32_767 };
+/** Handed out by this process already: each goes to one server, even before that server listens. */
+const handedOut = new Set<number>();
+
+/** A port free on 127.0.0.1 now, for a server about to start there. */
 export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  for (;;) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from + 1));
+    if (handedOut.has(port)) continue;
+    const s = net.createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!listening) continue;
+    await new Promise<void>((r) => s.close(() => r()));
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** @modelcontextprotocol/server-everything, started as its own process in streamable HTTP mode. */
