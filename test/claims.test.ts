@@ -125,6 +125,38 @@ test(`a well-known file claims an MCP server not listed yet: it is listed, and i
   assert.ok(talk.json().inbox.some((m: any) => m.type === 'owner' && m.data.topic === 'owner_token_rotated'));
 });
 
+test(`a display name another claimed listing shows is refused however it is spelled, over REST and MCP; its own owner may respell it (${engine})`, async () => {
+  const owned = async (host: string) => {
+    const { peer, spots } = await mcpPeer(host);
+    const asked = (await claim({ url: peer.url })).body;
+    spots.file = `${asked.proof}\n`;
+    const done = await verify({ claim_id: asked.claim_id });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    return { id: done.body.listing_id as string, token: done.body.owner_token as string };
+  };
+  const rename = (l: { id: string; token: string }, name: string) =>
+    app.http.inject({ method: 'PATCH', url: `/api/listings/${l.id}`, headers: { 'content-type': 'application/json', ...asOwner(l.token) }, payload: { name } });
+  const first = await owned('127.0.0.9');
+  const second = await owned('127.0.0.10');
+  assert.equal((await rename(first, 'Tide Tables')).statusCode, 200);
+  // Case, spacing, compatibility forms and a Cyrillic look-alike ("е" for "e") are the same name.
+  for (const spelling of ['Tide Tables', 'tide  TABLES', 'Ｔｉｄｅ Tables', 'Tid\u0435 Tables']) {
+    const r = await rename(second, spelling);
+    assert.deepEqual([r.statusCode, r.json().error.code, r.json().error.field], [409, 'name_taken', 'name'], spelling);
+    assert.match(r.json().error.message, new RegExp(first.id));
+  }
+  // Over MCP the same refusal is the tool's error, with the same code.
+  const mcp = await connect(app, { headers: asOwner(second.token) });
+  try {
+    assert.equal((await mcp.fail('update_listing', { listing_id: second.id, name: 'TIDE TABLES' })).code, 'name_taken');
+  } finally {
+    await mcp.close();
+  }
+  assert.notEqual((await getJson(app, `/api/listings/status?id=${second.id}`)).body.name, 'Tide Tables', 'the refused name was not applied');
+  assert.equal((await rename(first, 'tide tables')).statusCode, 200, 'an owner may respell its own name');
+  assert.equal((await rename(second, 'Tide Tables East')).statusCode, 200);
+});
+
 test(`an agent proves control with its card over MCP (the SDK client), and the token travels on the transport (${engine})`, async () => {
   const spots = newClaimSpots();
   const agent: AgentPeer = await startA2aAgent({ host: '127.0.0.3', claims: spots });

@@ -21,7 +21,7 @@ export interface TestApp extends App {
   store: TestStore;
   /** The database with every domain's tables, for tests that look underneath. */
   sql: Kysely<AllTables>;
-  /** Listens on a loopback port and returns the base URL. */
+  /** Listens on a loopback port and returns the base URL; later calls return the same one (the tests of a file share the app). */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -83,7 +83,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     store,
     sql: allTables(store.db),
     async listen() {
-      await app.http.listen({ port: 0, host: '127.0.0.1' });
+      if (!app.http.server.listening) await app.http.listen({ port: 0, host: '127.0.0.1' });
       const address = app.http.server.address();
       if (!address || typeof address === 'string') throw new Error('no port');
       return `http://127.0.0.1:${address.port}`;
