@@ -82,10 +82,10 @@ async function measure(side: Side, env: Record<string, string>, ids: string[]): 
     status: ids.map((id) => ({ method: 'GET', path: `/api/listings/status?id=${id}` })),
     search: QUERIES.map((q) => ({ method: 'GET', path: `/api/ard/search?q=${encodeURIComponent(q)}&limit=10` })),
   };
+  const url = `http://127.0.0.1:${port}`;
   try {
     const out = {} as Record<PathName, number>;
     for (const [name, list] of Object.entries(requests) as Array<[PathName, typeof requests.status]>) {
-      const url = `http://127.0.0.1:${port}`;
       await autocannon({ url, connections: CONNECTIONS, duration: 1, requests: list });
       const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, requests: list });
       if (r.non2xx || r.errors) throw new Error(`${side.name} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
