@@ -80,7 +80,7 @@ test(`a batch is as many requests as it has messages: 300 list_yourself with a w
   assert.ok(Number(rest.headers['retry-after']) > 0);
 });
 
-test(`batches cannot amplify: 1,300 tools/list is one small -32600; an answer past MCP_BATCH_MAX_BYTES answers an error instead (${engine})`, async () => {
+test(`batches cannot amplify: 1,300 tools/list is one small -32600; once the answers reach MCP_BATCH_MAX_BYTES the rest do not run (${engine})`, async () => {
   const maxBytes = 500_000;
   const app = await open({ MCP_BATCH_MAX_BYTES: String(maxBytes) });
   const lists = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }));
@@ -88,22 +88,47 @@ test(`batches cannot amplify: 1,300 tools/list is one small -32600; an answer pa
   assert.equal(flood.status, 400);
   assert.equal(flood.body.error.code, -32600);
   assert.ok(flood.bytes < 1024, `${flood.bytes} bytes`);
-  // 20 tools/list: the answer stays under MCP_BATCH_MAX_BYTES; the messages past it say so, in order.
-  const one = (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).bytes;
+  // 20 tools/list: they run in order until the answers reach MCP_BATCH_MAX_BYTES; every answer of a
+  // message that ran is delivered, and the messages after it say they did not run, in order.
   const batch = await rpc(app, lists(20));
   assert.equal(batch.status, 200);
-  assert.ok(batch.bytes <= maxBytes, `${batch.bytes} bytes`);
   const answered = batch.body.filter((a: any) => a.result).length;
-  // As many answers as fit with room kept for the errors that answer the rest.
-  const errorBytes = (id: number) => Buffer.byteLength(JSON.stringify({ ...batch.body[answered], id })) + 1;
-  const fits = (k: number) => 2 + k * (one + 1) + lists(20).slice(k).reduce((s, m) => s + errorBytes(m.id), 0) <= maxBytes;
-  assert.ok(fits(answered) && !fits(answered + 1), `tools/list is ${one} bytes; ${answered} answered`);
-  assert.ok(answered < 20);
+  const sizes = batch.body.map((a: any) => Buffer.byteLength(JSON.stringify(a)) + 1);
+  const before = (k: number) => 2 + sizes.slice(0, k).reduce((s: number, n: number) => s + n, 0);
+  assert.ok(answered > 0 && answered < 20, `${answered} answered`);
+  assert.ok(before(answered - 1) < maxBytes && before(answered) >= maxBytes, `the last message ran while the answers were under ${maxBytes} bytes, and took them past it`);
   for (const a of batch.body.slice(answered)) {
     assert.equal(a.error.code, -32028);
-    assert.equal(a.error.data.max_bytes, maxBytes);
+    assert.deepEqual(a.error.data, { max_bytes: maxBytes, ran: false });
+    assert.match(a.error.message, /not run: the batch's answers reached MCP_BATCH_MAX_BYTES \(500000 bytes\)/);
   }
   assert.deepEqual(batch.body.map((a: any) => a.id), lists(20).map((m) => m.id));
+});
+
+test(`batches under MCP 2025-06-18 and later are refused whole over real HTTP: nothing in them runs (${engine})`, async () => {
+  const app = await open({});
+  const base = await app.listen();
+  const publishes = (tag: string) => [1, 2].map((i) => call(i, 'list_yourself', { url: `https://${tag}-${i}.example.org/mcp` }));
+  const post = async (body: unknown, headers: Record<string, string>) => {
+    const res = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+  for (const version of ['2025-06-18', '2025-11-25']) {
+    const res = await post(publishes(`v${version}`), { 'mcp-protocol-version': version });
+    assert.equal(res.status, 400, version);
+    assert.equal(res.body.error.code, -32600);
+    assert.match(res.body.error.message, new RegExp(`protocol ${version} does not allow batches`));
+  }
+  // The 2026 envelope (_meta with the protocol version in each request) is refused in a batch too.
+  const modern = publishes('modern').map((m) => ({ ...m, params: { ...m.params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } }));
+  const res = await post(modern, { 'mcp-protocol-version': '2026-07-28' });
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error.code, -32600);
+  assert.equal((await app.sql.selectFrom('listings').select('id').execute()).length, 0, 'nothing in a refused batch ran');
+  // A 2025-03-26 client's batch runs.
+  const legacy = await post(publishes('legacy'), { 'mcp-protocol-version': '2025-03-26' });
+  assert.equal(legacy.status, 200);
+  assert.equal((await app.sql.selectFrom('listings').select('id').execute()).length, 2);
 });
 
 test(`A2A JSON-RPC counts each message of its kind: tasks/get is a read, message/send a write (${engine})`, async () => {

@@ -357,45 +357,36 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
   const limitedAnswer = (id: Id | null, kind: RequestKind, s: LimitState) =>
     rpcError(id, RATE_LIMITED, `rate_limited: the limit of ${s.limit} ${kind}s per minute from this address is reached; retry in ${s.resetS} s`, { retry_after_s: s.resetS, limit: s.limit });
 
-  /**
-   * A batch's answers within MCP_BATCH_MAX_BYTES, in order: an answer that would pass it is an error
-   * instead of its result. An answer is kept only with room left for the errors that may answer the
-   * messages after it, so those errors never push the whole past the limit.
-   */
-  function withinBytes(answers: JsonRpcResponse[]): JsonRpcResponse[] {
-    const tooLarge = answers.map((a) => rpcError((a as { id: Id }).id, ANSWER_TOO_LARGE, `the batch's answer would pass ${mcpBatchMaxBytes} bytes: send this message again alone or in a smaller batch`, { max_bytes: mcpBatchMaxBytes }));
-    const errorBytes = tooLarge.map((e) => Buffer.byteLength(JSON.stringify(e)) + 1);
-    const errorsAfter = errorBytes.map((_, i) => errorBytes.slice(i + 1).reduce((s, n) => s + n, 0));
-    let total = 2; // the brackets
-    return answers.map((a, i) => {
-      const size = Buffer.byteLength(toJson(a)) + 1;
-      if (total + size + errorsAfter[i]! <= mcpBatchMaxBytes) {
-        total += size;
-        return a;
-      }
-      total += errorBytes[i]!;
-      return tooLarge[i]!;
-    });
-  }
+  const tooLarge = (id: Id | null) =>
+    rpcError(id, ANSWER_TOO_LARGE, `not run: the batch's answers reached MCP_BATCH_MAX_BYTES (${mcpBatchMaxBytes} bytes) before this message; send it again alone or in a smaller batch`, { max_bytes: mcpBatchMaxBytes, ran: false });
 
-  /** A batch (legacy era): at most MCP_BATCH_MAX messages, each counted against the limits; messages past them answer -32029. */
+  /**
+   * A batch (legacy era): at most MCP_BATCH_MAX messages, each counted against the limits (messages
+   * past them answer -32029). The messages run one after another, in order: once the answers so far
+   * reach MCP_BATCH_MAX_BYTES, the messages left answer -32028 and do not run, so the answer of every
+   * message that ran is delivered (a refusal after the work would lose a token shown once).
+   */
   async function batch(request: FastifyRequest, reply: FastifyReply, body: unknown[], mode: 'json' | 'sse', headers: Record<string, string>) {
     if (body.length > mcpBatchMax) return reply.code(400).send(rpcError(null, -32600, `Invalid Request: a batch holds at most ${mcpBatchMax} messages (this one has ${body.length}); nothing was run`));
     const kinds = body.map(messageKind);
     const { fits, refused } = await limits.takeMessages(request.ip, kinds);
-    const answers = (
-      await Promise.all(
-        body.map((m, i) => {
-          if (fits[i]) return legacyMessage(request, m, headers);
-          const id = isObject(m) && (typeof m.id === 'string' || typeof m.id === 'number') ? (m.id as Id) : null;
-          return isObject(m) && !('id' in m) ? null : limitedAnswer(id, kinds[i]!, refused[kinds[i]!]!);
-        }),
-      )
-    ).filter((a): a is JsonRpcResponse => a !== null);
+    const answers: JsonRpcResponse[] = [];
+    let bytes = 2; // the brackets
+    for (const [i, m] of body.entries()) {
+      const id = isObject(m) && (typeof m.id === 'string' || typeof m.id === 'number') ? (m.id as Id) : null;
+      const notification = isObject(m) && !('id' in m);
+      let answer: JsonRpcResponse | null;
+      if (!fits[i]) answer = notification ? null : limitedAnswer(id, kinds[i]!, refused[kinds[i]!]!);
+      else if (bytes >= mcpBatchMaxBytes) answer = notification ? null : tooLarge(id);
+      else answer = await legacyMessage(request, m, headers);
+      if (answer === null) continue;
+      answers.push(answer);
+      bytes += Buffer.byteLength(toJson(answer)) + 1;
+    }
     const firstRefused = refused.write ?? refused.read;
     if (firstRefused) reply.header('retry-after', String(firstRefused.resetS));
     reply.headers(headers);
-    return answers.length ? respond(reply, mode, 200, withinBytes(answers)) : reply.code(202).send();
+    return answers.length ? respond(reply, mode, 200, answers) : reply.code(202).send();
   }
 
   /** Counts one message against the limits; past them, answers 429 with -32029 and Retry-After (true: answered). */

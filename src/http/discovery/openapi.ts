@@ -133,7 +133,7 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
         responses: {
           '200': {
-            description: 'JSON-RPC response (an array for a batch); in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s) and one past MCP_BATCH_MAX_BYTES of answer -32028',
+            description: 'JSON-RPC response (an array for a batch); in a batch, a message past the rate limit answers -32029 rate_limited (data.retry_after_s), and once the answers reach MCP_BATCH_MAX_BYTES the messages left answer -32028 without running',
             content: jsonContent(jsonRpcAnswer),
           },
           '202': { description: 'notification accepted' },
