@@ -7,7 +7,8 @@ import type { Services } from './services.ts';
 import { capabilityHash } from './listings/capabilities.ts';
 import { probeClean, checkLiveness, freeScore, scoreRubric } from './probe/operations.ts';
 import { publish, checkStatus } from './registry/operations.ts';
-import { claimListing, verifyClaim } from './registry/claim.ts';
+import { claimListing } from './registry/claim.ts';
+import { verifyClaim } from './registry/verify-claim.ts';
 import { deleteListingOp, updateListingOp } from './registry/owner-listing.ts';
 import { talkCheckIn, talkPresence } from './registry/talk.ts';
 import { listActiveListings } from './registry/active.ts';
@@ -22,6 +23,7 @@ import { joinAndContribute } from './registry/join.ts';
 import { leaveFeedback, completeFoundingPath } from './registry/feedback.ts';
 import { takeDemo, takeDemoByQuery } from './registry/demo.ts';
 import { installProduct, exportSkills, productAccess } from './registry/products.ts';
+import { getProductToken } from './registry/product-token.ts';
 import { getFoundingDeal, coSignFounding, getCoSignPairs } from './funnel/operations.ts';
 import { improveKernel, runLoopTick } from './kernel/operations.ts';
 import { listEventPricing, getReciprocity, costModel } from './metering/operations.ts';
@@ -91,6 +93,7 @@ export const operations: readonly Operation<any, any, Services>[] = [
   coSignFounding,
   getCoSignPairs,
   installProduct,
+  getProductToken,
   exportSkills,
   productAccess,
   improveKernel,

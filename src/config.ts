@@ -22,6 +22,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_BASE_URL: optionalText,
+  OPERATOR_NAME: optionalText,
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -68,6 +69,7 @@ const envSchema = z.object({
   // Outbound budgets per host key (platform/budget/host-budgets.ts): 0 turns one off.
   PROBE_HOST_PER_HOUR: count(600),
   PUBLISH_HOST_PER_DAY: count(20),
+  CALLER_FETCHES_PER_HOUR: count(30),
   PROBE_PER_HOST: positive(2),
   PROBE_RATE_PER_MIN: count(10),
   SCORE_CACHE_S: count(60),
@@ -107,6 +109,8 @@ export type Config = {
   port: number;
   host: string;
   publicBaseUrl: string;
+  /** OPERATOR_NAME: the name of whoever runs this Rollcall; no listing may wear it (nor "Rollcall"). */
+  operatorName: string | undefined;
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
@@ -121,6 +125,8 @@ export type Config = {
   rateLimitReadPerMin: number;
   /** Outbound requests to one host key per UTC hour (0: no budget). */
   probeHostPerHour: number;
+  /** CALLER_FETCHES_PER_HOUR: verify_claim calls and scores of unknown URLs one caller asks for per UTC hour (0: no bound). */
+  callerFetchesPerHour: number;
   /** New listings of one host key per UTC day from callers who do not own it (0: no budget). */
   publishHostPerDay: number;
   /** Messages a JSON-RPC batch may hold; a longer one is one -32600 answer, nothing run. */
@@ -260,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicBaseUrl: base,
+    operatorName: e.OPERATOR_NAME,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -283,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimitReadPerMin: e.RATE_LIMIT_READ_PER_MIN,
     probeHostPerHour: e.PROBE_HOST_PER_HOUR,
+    callerFetchesPerHour: e.CALLER_FETCHES_PER_HOUR,
     publishHostPerDay: e.PUBLISH_HOST_PER_DAY,
     mcpBatchMax: e.MCP_BATCH_MAX,
     mcpBatchMaxBytes: e.MCP_BATCH_MAX_BYTES,

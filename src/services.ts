@@ -26,6 +26,7 @@ import { pruneA2aTasksTask } from './a2a/retention.ts';
 import { networkValueTask } from './economics/tasks.ts';
 import type { OwnersRuntime } from './owners/runtime.ts';
 import { pruneClaimsTask } from './owners/tasks.ts';
+import { pruneInboxCountersTask } from './inbox/tasks.ts';
 import { ClaimRecheckJob, claimRecheckTask, OWNER_RECHECK_JOB } from './registry/claim-recheck.ts';
 import { txtLookup } from './platform/net/txt.ts';
 import { COUNTERS } from './platform/usage/counters.ts';
@@ -89,6 +90,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.every(pruneA2aTasksTask(config));
   jobs.every(networkValueTask(config));
   jobs.every(pruneClaimsTask(config));
+  jobs.every(pruneInboxCountersTask(config));
   jobs.define(OWNER_RECHECK_JOB, new ClaimRecheckJob(services), { concurrency: 1 });
   jobs.every(claimRecheckTask(config));
   return { services, jobs };

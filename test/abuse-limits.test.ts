@@ -257,17 +257,22 @@ for (const [where, host] of [['on the event loop', '127.0.0.2'], ['on the probe 
     assert.deepEqual([score.status, score.body.error.code, score.headers['retry-after']], [429, 'host_budget', String(55 * 60)]);
     const t = await connect(app);
     assert.equal((await t.fail('check_liveness', { listing_id: ids[0] })).code, 'host_budget');
-    // A new claim is public work too: anyone may start one.
+    assert.equal(hits(), firstHour);
+    // A claim's verification is the claimant's work, paid from its own allowance and never from the
+    // host's public share: it reads the places even now, and each once in 30 seconds, whoever asks.
     const claim = await t.ok('claim_listing', { listing_id: ids[1] });
     const verify = await t.fail('verify_claim', { claim_id: claim.claim_id });
-    assert.deepEqual([verify.code, verify.field], ['host_budget', 'claim_id']);
-    assert.equal(hits(), firstHour);
+    assert.deepEqual([verify.code, verify.field], ['proof_not_found', 'claim_id']);
+    const read = hits() - firstHour;
+    assert.ok(read > 0, 'the places were read');
+    for (let i = 0; i < 5; i++) assert.equal((await t.fail('verify_claim', { claim_id: claim.claim_id })).code, 'proof_not_found');
+    assert.equal(hits() - firstHour, read, 'read once in their 30 seconds');
     // The owner's own check uses the share strangers cannot.
     await setListingState(app, ids[0]!, { lane: 'active' }, clock.now().toISOString());
     const owner = await connect(app, { headers: asOwner(await ownListing(app, ids[0]!)), base: t.base });
     const checked = await owner.ok('check_liveness', { listing_id: ids[0] });
     assert.equal(checked.alive, true);
-    assert.ok(hits() <= 20, `${hits()} requests in the hour, owners' included`);
+    assert.ok(hits() - read <= 20, `${hits() - read} requests in the hour, owners' included (and ${read} a claimant paid for)`);
     // The next hour: the waiting probes run, and the host again sees at most its budget.
     clock.set('2026-11-04T09:00:01.000Z');
     const before = hits();

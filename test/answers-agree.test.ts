@@ -106,7 +106,7 @@ test(`sentences take the right article: an A2A agent, an MCP server, an outcome 
   const agent = await liveListing('agent', [{ name: 'plan-trip', title: 'Plan a trip' }]);
   const server = await liveListing('mcp', [{ name: 'echo' }]);
   for (const [id, phrase] of [[agent, 'An A2A agent at'], [server, 'An MCP server at']] as const) {
-    const token = await inTransaction(app.services.db.kysely, async (trx) => (await issueToken(trx, id, ownerHolder(id), 'full', clock.now().toISOString())).token);
+    const token = await inTransaction(app.services.db.kysely, async (trx) => (await issueToken(trx, id, ownerHolder(id), 'full', clock.now().toISOString(), null)).token);
     const md = (await t.ok('export_skills', { access_token: token })).skill_md as string;
     assert.ok(md.includes(phrase), md.slice(0, 600));
     assert.doesNotMatch(md, /\bA (A2A|MCP)\b/);
@@ -117,5 +117,5 @@ test(`sentences take the right article: an A2A agent, an MCP server, an outcome 
   const first = await reporter.ok('deposit_outcome', { listing_id: server, ok: true, quality: 0.9, body: 'It echoed every message back unchanged.' });
   assert.equal(first.deposited.moves_rank, true, JSON.stringify(first.deposited));
   const second = await reporter.ok('deposit_outcome', { listing_id: server, ok: true, quality: 0.7, body: 'It echoed the second batch back too.' });
-  assert.match(second.deposited.why, /already moved \S+ rank with an outcome today/);
+  assert.match(second.deposited.why, /already moved \S+ rank today, so an outcome from it moves nothing more/);
 });

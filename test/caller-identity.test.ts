@@ -81,7 +81,7 @@ async function owned(id: string): Promise<string> {
   return token;
 }
 async function productToken(id: string, holder: string): Promise<string> {
-  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, id, holder, 'full', NOW));
+  const { token } = await inTransaction(app.services.db.kysely, (trx) => issueToken(trx, id, holder, 'full', NOW, null));
   assert.ok(token);
   tokensSeen.push(token);
   return token;

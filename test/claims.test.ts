@@ -81,8 +81,13 @@ test(`a well-known file claims an MCP server not listed yet: it is listed, and i
   assert.equal(looked[0].status, 404);
   assert.equal((await getJson(app, `/api/listings/active`)).body.mcps.length, 0);
 
-  // In place, among other lines (several listings of one origin share the file).
+  // In place, among other lines (several listings of one origin share the file). A place read for a
+  // claim serves every claim for 30 seconds: within them the read above answers again, unchanged.
   spots.file = `# proofs for this origin\nrollcall-claim=someone-elses-proof\n${c.proof}\n`;
+  const within = await verify({ claim_id: c.claim_id });
+  assert.deepEqual([within.status, within.body.error.details.looked[0].shared, within.body.error.details.fresh_read_in_s], [422, true, 30]);
+  assert.equal(within.headers['retry-after'], '30');
+  clock.advance(30_000);
   const done = await verify({ claim_id: c.claim_id });
   assert.equal(done.status, 200, JSON.stringify(done.body));
   assert.equal(done.body.method, 'well_known');
@@ -115,6 +120,7 @@ test(`a well-known file claims an MCP server not listed yet: it is listed, and i
   // Claiming again with a fresh proof rotates the token: the old one stops at once, the inbox says so.
   const second = (await claim({ listing_id: id })).body;
   spots.file = `${second.proof}\n`;
+  clock.advance(30_000);
   const rotated = await verify({ claim_id: second.claim_id, method: 'well_known' });
   assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
   assert.equal(rotated.body.rotated, true);
@@ -217,6 +223,7 @@ test(`a DNS TXT record at _rollcall.<host>, read through the configured resolver
   assert.deepEqual([missing.status, missing.body.error.code], [422, 'proof_not_found']);
   assert.match(missing.body.error.details.looked[0].detail, /no TXT record/);
   dns.txt.set('_rollcall.localhost', ['v=spf1 -all', c.proof]);
+  clock.advance(30_000);
   const done = await verify({ claim_id: c.claim_id, method: 'dns_txt' });
   assert.equal(done.status, 200, JSON.stringify(done.body));
   assert.equal(done.body.method, 'dns_txt');
@@ -239,6 +246,7 @@ test(`expired, unknown, wrong, missing and oversized proofs each say what went w
 
   // Larger than 64 KiB: refused unread past the cap, as a fetch that failed.
   spots.file = `${wrong.proof}\n${'#'.repeat(70 * 1024)}\n`;
+  clock.advance(30_000);
   const big = await verify({ claim_id: wrong.claim_id, method: 'well_known' });
   assert.deepEqual([big.status, big.body.error.code], [502, 'fetch_failed']);
   assert.match(big.body.error.details.looked[0].detail, /larger than 65536 bytes/);

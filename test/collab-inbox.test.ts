@@ -112,7 +112,7 @@ test(`leave_feedback with partner_listing_id makes a workflow in the same call; 
   assert.equal(messages[0]!.type, 'collab_invitation');
   assert.equal(messages[0]!.from_listing_id, lead);
   assert.deepEqual(messages[0]!.data, { workflow_id: fb.workflow.workflow_id, goal: 'Research the market, write a summary', role: 'partner' });
-  assert.match(messages[0]!.text, /Feedback Collab Lead plans a collaboration with you as partner/);
+  assert.match(messages[0]!.text, /^A collaboration with you as partner is planned by listing lst_\w+ \(named "Feedback Collab Lead"\)/);
   const listCall = actions.find((a) => a.tool === 'list_collab_workflows');
   assert.deepEqual(listCall?.args, { listing_id: partner });
   await ok(listCall!.tool, listCall!.args);

@@ -293,8 +293,8 @@ test(`owner and access tokens: a listing acts only with its owner token; a full 
   newDay();
   const [lead, holder, demo] = [await seed('Token Lead', { founding: true }), await seed('Token Holder'), await seed('Demo Holder')];
   const now = clock.now().toISOString();
-  const full = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, holder, `listing:${holder}`, 'full', now))).token!;
-  const demoToken = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, demo, `listing:${demo}`, 'demo', now))).token!;
+  const full = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, holder, `listing:${holder}`, 'full', now, null))).token!;
+  const demoToken = (await inTransaction(app.store.db.kysely, (trx) => issueToken(trx, demo, `listing:${demo}`, 'demo', now, null))).token!;
   const productId = await (async () => {
     const sid = await finishedSession(lead, 'Collect agent card examples');
     const closed = await ok('collab_session_close', { session_id: sid, listing_id: lead });

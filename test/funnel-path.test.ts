@@ -15,6 +15,7 @@ import { setListingState } from './helpers/state.ts';
 import { waitForLane } from './helpers/wait.ts';
 import { startEverything, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
+import { newClaimSpots } from './peers/claim-spots.ts';
 import { revokeListingToken } from '../src/access/store.ts';
 import { findComposition } from '../src/mesh/store.ts';
 import { addressHash } from '../src/metering/caller.ts';
@@ -26,6 +27,7 @@ let t: Tools;
 let mcpOwner: Tools;
 let agentOwner: Tools;
 const ownerTokens = {} as Record<'mcp' | 'agent', string>;
+const agentProofs = newClaimSpots();
 let everything: Peer;
 let agent: AgentPeer;
 const ids = {} as Record<'mcp' | 'agent' | 'twin' | 'queued' | 'r1' | 'r2' | 'r3', string>;
@@ -46,11 +48,12 @@ const tools = (items: { name: string; description: string; params?: { name: stri
 
 before(async () => {
   // The agent listens on a loopback address of its own: another owner domain than the MCP server's 127.0.0.1.
-  [everything, agent] = await Promise.all([startEverything(), startA2aAgent({ shape: '1.0', host: '127.0.0.2' })]);
+  [everything, agent] = await Promise.all([startEverything(), startA2aAgent({ shape: '1.0', host: '127.0.0.2', claims: agentProofs })]);
   app = await startApp({ probing: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', SEARCH_POLL_MS: '0' } });
   t = await connect(app);
   await t.client.listTools(); // the SDK client then checks every result against the tool's outputSchema
-  const mcp = await postJson(app, '/api/publish', { url: everything.url });
+  // The server as localhost, a name its owner's DNS record can prove (the agent proves by its file).
+  const mcp = await postJson(app, '/api/publish', { url: everything.url.replace('127.0.0.1', 'localhost') });
   const ag = await postJson(app, '/api/publish', { url: agent.cardUrl });
   ids.mcp = mcp.body.listing_id;
   ids.agent = ag.body.listing_id;
@@ -66,7 +69,7 @@ before(async () => {
   }
   await app.services.search.poll();
   ownerTokens.mcp = await ownListing(app, ids.mcp);
-  ownerTokens.agent = await ownListing(app, ids.agent);
+  ownerTokens.agent = await ownListing(app, ids.agent, { file: agentProofs });
   mcpOwner = await connect(app, { headers: asOwner(ownerTokens.mcp), base: t.base });
   agentOwner = await connect(app, { headers: asOwner(ownerTokens.agent), base: t.base });
 });
@@ -100,7 +103,7 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   assert.equal(demo.sku, 'mcp_mesh');
   assert.equal(demo.first_demo, true);
   assert.match(demo.access_token, /^rc_[A-Za-z0-9_-]{43}$/);
-  const token = demo.access_token as string;
+  const demoToken = demo.access_token as string;
   assert.deepEqual([demo.access.scope, demo.access.opens], ['demo', ['mesh']]);
   assert.ok(demo.artifacts.matches.capabilities.includes('echo'));
   const twin = demo.artifacts.matches.hits.find((h: any) => h.listing_id === ids.twin);
@@ -124,8 +127,8 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   // Stored hashed, held by the owner; marked demoed; traced; a public event without personal data.
   const row = await app.sql.selectFrom('access_tokens').selectAll().where('listing_id', '=', ids.mcp).executeTakeFirstOrThrow();
   assert.deepEqual([row.scope, row.holder], ['demo', `listing:${ids.mcp}`]);
-  assert.notEqual(row.hash, token);
-  assert.ok(!JSON.stringify(await app.sql.selectFrom('access_tokens').selectAll().execute()).includes(token));
+  assert.notEqual(row.hash, demoToken);
+  assert.ok(!JSON.stringify(await app.sql.selectFrom('access_tokens').selectAll().execute()).includes(demoToken));
   const mid = (await getJson(app, `/api/listings/status?id=${ids.mcp}`)).body;
   assert.deepEqual([mid.badge, mid.rank_delta, mid.demoed, mid.activation.stage], ['demoed_no_feedback', -5, true, 'demo']);
   // The owner's demo leaves its attraction (2) on the listing, beside the probe's own (1 for going Live), and it moves the field.
@@ -133,15 +136,15 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   assert.ok(attraction.some((d) => Number(d.intensity) === 2 && Number(d.moves) === 1), JSON.stringify(attraction));
 
   // The demo token opens the demo's artifact only.
-  const mesh = await access(`token=${q(token)}&artifact=mesh`);
+  const mesh = await access(`token=${q(demoToken)}&artifact=mesh`);
   assert.equal(mesh.status, 200, JSON.stringify(mesh.body));
   assert.equal(mesh.body.content.compositions[0].composition_id, demo.artifacts.composition.composition_id);
   for (const artifact of ['kernel', 'skills']) {
-    const locked = await access(`token=${q(token)}&artifact=${artifact}`);
+    const locked = await access(`token=${q(demoToken)}&artifact=${artifact}`);
     assert.equal(locked.status, 403);
     assert.equal(locked.body.error.code, 'scope_insufficient');
   }
-  assert.equal((await getJson(app, `/api/products/export?token=${q(token)}`)).status, 403);
+  assert.equal((await getJson(app, `/api/products/export?token=${q(demoToken)}`)).status, 403);
 
   // The owner's repeat demo (REST, the listing's own ready-made body) serves the artifacts without the token.
   const again = await postJson(app, '/api/products/demo', before.take_demo.body, asOwner(ownerTokens.mcp));
@@ -155,7 +158,7 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   assert.equal(strangers.status, 200, JSON.stringify(strangers.body));
   assert.equal(strangers.body.first_demo, true);
   assert.match(strangers.body.access_token, /^rc_/);
-  assert.notEqual(strangers.body.access_token, token);
+  assert.notEqual(strangers.body.access_token, demoToken);
   assert.notEqual(strangers.body.artifacts.composition.composition_id, demo.artifacts.composition.composition_id);
   const viaGet = await getJson(app, `/api/products/demo?listing_id=${ids.mcp}`);
   assert.equal(viaGet.status, 200);
@@ -164,7 +167,8 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   const holders = await app.sql.selectFrom('access_tokens').select(['holder', 'scope']).where('listing_id', '=', ids.mcp).orderBy('holder').execute();
   assert.deepEqual(holders.map((h) => [h.holder, h.scope]), [[`addr:${addressHash('127.0.0.1')}`, 'demo'], [`listing:${ids.mcp}`, 'demo']]);
 
-  // A stranger's feedback naming the listing is recorded and takes no seat; the owner's takes one and widens its demo token.
+  // A stranger's feedback naming the listing is recorded and takes no seat; the owner's takes one, with
+  // its proof read for the grant, and a new full token shown once (its demo token stops).
   const stranger = await t.ok('leave_feedback', { agent_name: 'Everything', listing_id: ids.mcp, rating: 4, body: 'The mesh demo found a real partner for my echo tool.' });
   assert.equal(stranger.founding.outcome, 'unclaimed');
   assert.equal(stranger.access_token, undefined);
@@ -172,15 +176,18 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   const fb = await mcpOwner.ok('leave_feedback', { agent_name: 'Everything', listing_id: ids.mcp, rating: 4, body: 'The mesh demo found a real partner for my echo tool.', surface: 'demo' });
   assert.equal(fb.founding.outcome, 'seat');
   assert.equal(fb.founding.seat, 1);
-  assert.equal(fb.founding.token_widened, true);
-  assert.equal(fb.founding.access_token, null);
-  assert.equal(fb.access_token, undefined, 'the token was shown at the demo, not again');
+  assert.deepEqual([fb.founding.proof.method, fb.founding.proof.where, fb.founding.proof.found], ['dns_txt', '_rollcall.localhost', true]);
+  const token = fb.access_token as string;
+  assert.match(token, /^rc_[A-Za-z0-9_-]{43}$/);
+  assert.notEqual(token, demoToken);
+  assert.equal(fb.founding.access_token, token);
   assert.deepEqual([fb.founding.deal.seats.taken, fb.founding.deal.seats.left], [1, 99]);
-  assert.equal(fb.next_step.tool, 'get_founding_deal');
-  const deal = await t.ok(fb.next_step.tool, fb.next_step.args);
+  assert.deepEqual([fb.next_step.tool, fb.next_step.args], ['install_product', { access_token: token }]);
+  const deal = await t.ok('get_founding_deal', { listing_id: ids.mcp });
   assert.equal(deal.listing.holds.seat, 1);
-  const scopes = await app.sql.selectFrom('access_tokens').select(['holder', 'scope']).where('listing_id', '=', ids.mcp).orderBy('holder').execute();
-  assert.deepEqual(scopes.map((h) => h.scope), ['demo', 'full'], 'the owner\'s token is widened, the stranger\'s is not');
+  const scopes = await app.sql.selectFrom('access_tokens').select(['holder', 'scope']).where('listing_id', '=', ids.mcp).where('revoked_at', 'is', null).orderBy('holder').execute();
+  assert.deepEqual(scopes.map((h) => h.scope), ['demo', 'full'], 'the owner holds a new full token, the stranger its own demo token');
+  assert.equal((await access(`token=${q(demoToken)}&artifact=mesh`)).status, 401, 'the owner\'s demo token stopped with the grant');
   const after = (await getJson(app, `/api/listings/status?id=${ids.mcp}`)).body;
   assert.deepEqual([after.badge, after.rank_delta, after.founding_verified, after.feedbacked], ['founding_verified', 120, true, true]);
 
@@ -386,9 +393,10 @@ test(`badges and rank move with each step and order the active list (${engine})`
   assert.deepEqual(await order(), [other, last]);
   const view = (await getJson(app, '/api/listings/active?limit=1000')).body.mcps.find((m: any) => m.id === other);
   assert.deepEqual([view.badge, view.rank_delta, view.demoed], ['founding_verified', 120, false]);
-  // The demoed one's owner feedback is a seat too; the owner's demo token is widened, not replaced.
+  // The demoed one's owner feedback is a seat too: a new full token replaces the owner's demo token.
   const fb2 = await postJson(app, '/api/products/feedback', { listing_id: last, rating: 5, body: 'The partner matches listed exactly the tools I lacked.' }, lastOwner);
   assert.equal(fb2.body.founding.outcome, 'seat');
-  assert.equal(fb2.body.access_token, undefined);
-  assert.equal((await access(`token=${q(demo.body.access_token)}&artifact=kernel`)).status, 200);
+  assert.match(fb2.body.access_token, /^rc_/);
+  assert.equal((await access(`token=${q(fb2.body.access_token)}&artifact=kernel`)).status, 200);
+  assert.equal((await access(`token=${q(demo.body.access_token)}&artifact=kernel`)).status, 401);
 });

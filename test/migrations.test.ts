@@ -92,3 +92,70 @@ test(`0006 gives every listing its spelling; of two spellings listed before, the
     await store.drop();
   }
 });
+
+test(`0028-0032 settle what exists: tenants' owner domains and groups, tokens of earlier owners, and names that collide (${engine})`, async () => {
+  const store = await freshStore();
+  try {
+    const { db } = store;
+    assert.equal((await migrateTo(db, '0027_budget_counters')).error, undefined);
+    const old = db.kysely as unknown as Kysely<any>;
+    const at = '2026-11-01T00:00:00.000Z';
+    const row = (id: string, url: string, name: string, owner_name: string | null = null) => ({ id, url, name, owner_name, created_at: at, updated_at: at, kind: 'mcp', description: '', category_id: 'code-devtools', lane: 'active', rank: 0, rank_parts: '{}' });
+    await old
+      .insertInto('listings')
+      .values([
+        row('lst_x', 'https://x.alice.github.io/mcp', 'Harbor'),
+        row('lst_y', 'https://y.bob.github.io/mcp', 'Quay', 'HARB0R'),
+        row('lst_z', 'https://z.example.org/mcp', 'Harbor'),
+        row('lst_r', 'https://r.example.net/mcp', 'Rollcall Support'),
+      ])
+      .execute();
+    const owner = (listing_id: string, token_id: string, claimed_at: string) => ({ listing_id, token_hash: `hash-${token_id}`, token_id, method: 'dns_txt', owner_domain: 'github.io', proof: 'p', claimed_at, checked_at: claimed_at, next_check_at: '2026-12-01T00:00:00.000Z', missing_since: null, lapsed_at: null });
+    await old.insertInto('listing_owners').values([owner('lst_x', 'own_x', '2026-11-02T00:00:00.000Z'), owner('lst_y', 'own_y', '2026-11-03T00:00:00.000Z')]).execute();
+    await old.insertInto('founding_seats').values({ seat: 1, listing_id: 'lst_x', feedback_id: 'fb_1', token_id: 'tok_x2', owner_domain: 'github.io', created_at: at }).execute();
+    await old.insertInto('funnel_feedback').values({ feedback_id: 'fb_1', kind: 'mcp', listing_id: 'lst_x', owner_domain: 'github.io', created_at: at }).execute();
+    const token = (id: string, listing_id: string, created_at: string) => ({ id, hash: `h-${id}`, listing_id, holder: `listing:${listing_id}`, scope: 'full', created_at, widened_at: null, revoked_at: null });
+    // lst_x's first token predates its current claim (an earlier owner's); its second is the owner's.
+    await old.insertInto('access_tokens').values([token('tok_x1', 'lst_x', '2026-11-01T12:00:00.000Z'), token('tok_y1', 'lst_y', '2026-11-04T00:00:00.000Z')]).execute();
+    await old.updateTable('access_tokens').set({ revoked_at: '2026-11-02T00:00:00.000Z' }).where('id', '=', 'tok_x1').execute();
+    await old.insertInto('access_tokens').values(token('tok_x2', 'lst_x', '2026-11-01T13:00:00.000Z')).execute();
+
+    const latest = await migrateTo(db, '0032_listing_names');
+    assert.equal(latest.error, undefined);
+    const sql = allTables(db);
+    const owners = await sql.selectFrom('listing_owners').select(['listing_id', 'owner_domain']).orderBy('listing_id').execute();
+    assert.deepEqual(owners, [
+      { listing_id: 'lst_x', owner_domain: 'alice.github.io' },
+      { listing_id: 'lst_y', owner_domain: 'bob.github.io' },
+    ]);
+    assert.deepEqual(await sql.selectFrom('founding_seats').select(['owner_domain', 'owner_group']).execute(), [{ owner_domain: 'alice.github.io', owner_group: 'github.io' }]);
+    assert.deepEqual(await sql.selectFrom('funnel_feedback').select(['owner_domain', 'owner_group']).execute(), [{ owner_domain: 'alice.github.io', owner_group: 'github.io' }]);
+    const tokens = await sql.selectFrom('access_tokens').select(['id', 'claim_id', 'revoked_at']).orderBy('id').execute();
+    assert.deepEqual(
+      tokens.map((t) => [t.id, t.claim_id, t.revoked_at !== null]),
+      [
+        ['tok_x1', null, true],
+        ['tok_x2', null, true],
+        ['tok_y1', 'own_y', false],
+      ],
+      'a live token older than its listing\'s claim is revoked; a newer one takes the claim',
+    );
+    // Names: the earlier claim keeps "Harbor"; the later one's look-alike display name goes, its card's
+    // name stays; the unclaimed wearers of a held name or Rollcall's show their hosts.
+    const held = await sql.selectFrom('listing_names').select(['name_key', 'listing_id']).orderBy('listing_id').execute();
+    assert.deepEqual(held, [
+      { name_key: 'harbor', listing_id: 'lst_x' },
+      { name_key: 'quay', listing_id: 'lst_y' },
+    ]);
+    const listings = await sql.selectFrom('listings').select(['id', 'owner_name', 'name_withheld']).orderBy('id').execute();
+    assert.deepEqual(listings, [
+      { id: 'lst_r', owner_name: null, name_withheld: 'Rollcall Support' },
+      { id: 'lst_x', owner_name: null, name_withheld: null },
+      { id: 'lst_y', owner_name: null, name_withheld: null },
+      { id: 'lst_z', owner_name: null, name_withheld: 'Harbor' },
+    ]);
+  } finally {
+    await store.db.close();
+    await store.drop();
+  }
+});

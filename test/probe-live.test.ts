@@ -145,19 +145,26 @@ test('check_liveness re-runs only the handshake and updates the probe time', asy
   assert.equal(none.isError, true);
 });
 
-test('GET /api/score scores any URL without listing it, and caches briefly', async () => {
+test('GET /api/score scores any URL without listing it, caches briefly, and answers a known URL from its last check', async () => {
   const before = await app.sql.selectFrom('listings').select('id').execute();
-  const first = await getJson(app, `/api/score?url=${encodeURIComponent(modern.url)}`);
-  assert.equal(first.status, 200);
+  const unknown = `${modernOnly.url}?scored=1`;
+  const first = await getJson(app, `/api/score?url=${encodeURIComponent(unknown)}`);
+  assert.equal(first.status, 200, JSON.stringify(first.body));
   assert.equal(first.body.cached, false);
   assert.equal(first.body.probe.handshake, 'ok');
   assert.equal(first.body.score, Object.values(first.body.breakdown as Record<string, number>).reduce((a, b) => a + b, 0));
   assert.ok(first.body.checks.every((c: { id: string; pass: boolean }) => typeof c.pass === 'boolean'));
-  const second = await getJson(app, `/api/score?url=${encodeURIComponent(modern.url)}`);
+  const second = await getJson(app, `/api/score?url=${encodeURIComponent(unknown)}`);
   assert.equal(second.body.cached, true);
   assert.equal(second.body.score, first.body.score);
   const after = await app.sql.selectFrom('listings').select('id').execute();
   assert.equal(after.length, before.length, 'scoring lists nothing');
+  // A URL Rollcall knows (listed above) is answered from its last check, with its age: nothing is fetched.
+  const known = await getJson(app, `/api/score?url=${encodeURIComponent(modern.url)}`);
+  assert.equal(known.status, 200);
+  const listed = await app.sql.selectFrom('listings').select('id').where('url', '=', modern.url).executeTakeFirstOrThrow();
+  assert.deepEqual([known.body.from_last_check, known.body.listing_id, known.body.probe.handshake, typeof known.body.age_s], [true, listed.id, 'ok', 'number']);
+  assert.equal(known.body.score, Object.values(known.body.breakdown as Record<string, number>).reduce((a, b) => a + b, 0));
   const missing = await getJson(app, '/api/score');
   assert.equal(missing.status, 400);
   assert.match(missing.body.error.message, /\/api\/score\/rubric/);

@@ -106,8 +106,9 @@ before(async () => {
   anonymous = await connect(app, { base });
   owner = await connect(app, { headers: asOwner(token), base });
   // Data for the reads to read: a demo, feedback, a trace and an endorsement by the owner.
-  access = (await owner.ok('take_demo', { listing_id: ids.live })).access_token;
-  await owner.ok('leave_feedback', { listing_id: ids.live, agent_name: 'Reads Live', rating: 4, body: 'The partner matches named the two tools my server lacks.' });
+  await owner.ok('take_demo', { listing_id: ids.live });
+  // The feedback takes the founding seat, whose new full token replaces the demo's.
+  access = (await owner.ok('leave_feedback', { listing_id: ids.live, agent_name: 'Reads Live', rating: 4, body: 'The partner matches named the two tools my server lacks.' })).access_token;
   await owner.ok('leave_trace', { kind: 'attraction', listing_id: ids.partner, body: 'Answered every echo request within a second.' });
   await owner.ok('endorse', { listing_id: ids.live, partner_listing_id: ids.partner });
   // The claimed dormant listing's grace runs out: a read must not probe it, check it in or make it dormant.

@@ -70,7 +70,7 @@ test('grace starts at the later of going Live and being claimed, counts down in 
   let s = await talkOf(body.id);
   assert.deepEqual([s.mode, s.active, s.grace_days_left], ['grace', true, 5]);
   // Claimed 2.5 days after it went Live: its grace starts at the claim.
-  await ownListing(app, late.id);
+  await ownListing(app, late.id, { heldForDays: 0 });
   s = await talkOf(late.id);
   assert.deepEqual([s.mode, s.active, s.grace_days_left], ['grace', true, 7]);
   clock.advance(5 * DAY_MS);

@@ -1,8 +1,10 @@
 // Product access tokens (SPEC.md 5.2): each opens one listing's product artifacts for its holder,
-// the caller who took the listing's demo (scope demo) or the listing's owner (widened to full by a
-// founding seat). They travel as the `token` query or the `access_token` argument and never act
-// for a listing (owner tokens do that: src/owners). A token is `rc_` + 32 random bytes
-// (base64url); only its SHA-256 is stored, so a database read never yields a usable token.
+// the caller who took the listing's demo (scope demo) or the listing's owner (a demo token, or a
+// full one for a founding seat). They travel as the `token` query or the `access_token` argument
+// and never act for a listing (owner tokens do that: src/owners). A token is `rc_` + 32 random
+// bytes (base64url); only its SHA-256 is stored, so a database read never yields a usable token.
+// A token is never widened: a grant of more is a new token, shown once, and the holder's earlier
+// one is revoked. An owner's token records the claim it was issued under, and goes with it.
 // Unknown, malformed and revoked tokens are one answer: no hint whether a token exists.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../platform/db/executor.ts';
@@ -35,33 +37,41 @@ export const tokenMismatch = (opens: string, named: string, field = 'listing_id'
   new AppError(403, 'token_mismatch', `the access token opens ${opens}, not ${named}`, field);
 
 /**
- * Issues the holder's token for a listing, or widens its live one: a holder holds at most one live
- * token per listing. Returns the token text only when a new one was made (it is never shown again).
+ * The holder's token for a listing with at least `scope`: its live one when that opens as much
+ * (token null: it was shown when issued), else a new one (its text returned, shown once), which
+ * revokes the holder's earlier token. `claimId`: the owner claim (owner token id) an owner's
+ * token is issued under; null for anyone else's.
  */
-export async function issueToken(trx: Executor, listingId: string, holder: string, scope: TokenScope, now: string, retried = false): Promise<{ grant: TokenGrant; token: string | null }> {
-  const live = await q(trx).selectFrom('access_tokens').select(GRANT).where('listing_id', '=', listingId).where('holder', '=', holder).where('revoked_at', 'is', null).executeTakeFirst();
-  if (live) {
-    if (scope === 'full' && live.scope !== 'full') {
-      await q(trx).updateTable('access_tokens').set({ scope: 'full', widened_at: now }).where('id', '=', live.id).execute();
-      return { grant: { ...live, scope: 'full' }, token: null };
-    }
-    return { grant: live, token: null };
-  }
+export async function issueToken(trx: Executor, listingId: string, holder: string, scope: TokenScope, now: string, claimId: string | null): Promise<{ grant: TokenGrant; token: string | null }> {
+  const live = await liveTokenOf(trx, listingId, holder);
+  if (live && (live.scope === 'full' || scope === 'demo')) return { grant: live, token: null };
+  return reissueToken(trx, listingId, holder, scope, now, claimId);
+}
+
+/**
+ * A new token for the holder (its text, shown once), revoking the holder's live one for the
+ * listing. Callers hold the listing's row lock, so grants for one listing take turns; the partial
+ * unique index (one live token per listing and holder) is the second guard, and a grant that
+ * meets a concurrent one is refused rather than revoking a token just shown to someone.
+ */
+export async function reissueToken(trx: Executor, listingId: string, holder: string, scope: TokenScope, now: string, claimId: string | null): Promise<{ grant: TokenGrant; token: string }> {
+  await revokeHolderTokens(trx, listingId, holder, now);
   const token = `rc_${randomBytes(32).toString('base64url')}`;
   const grant: TokenGrant = { id: newId('tok'), listing_id: listingId, holder, scope };
-  // One live token per listing and holder is a partial unique index: a concurrent issue for the
-  // same pair waits for this one and then finds it (PostgreSQL), instead of making a second.
   const inserted = await q(trx)
     .insertInto('access_tokens')
-    .values({ ...grant, hash: hashToken(token), created_at: now, widened_at: null, revoked_at: null })
+    .values({ ...grant, hash: hashToken(token), claim_id: claimId, created_at: now, widened_at: null, revoked_at: null })
     .onConflict((oc) => oc.columns(['listing_id', 'holder']).where('revoked_at', 'is', null).doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!inserted) {
-    if (retried) throw new Error(`no live access token for ${listingId} after a conflicting issue`);
-    return issueToken(trx, listingId, holder, scope, now, true);
-  }
+  if (!inserted) throw new AppError(409, 'conflict', `another grant of a product token for ${listingId} ran at the same moment: ask again`, 'listing_id');
   return { grant, token };
+}
+
+/** Revokes the holder's live tokens for a listing; returns whether one was revoked. */
+export async function revokeHolderTokens(ex: Executor, listingId: string, holder: string, now: string): Promise<boolean> {
+  const res = await q(ex).updateTable('access_tokens').set({ revoked_at: now }).where('listing_id', '=', listingId).where('holder', '=', holder).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
 /** The grant a token opens, or undefined (unknown, malformed or revoked alike). */

@@ -12,8 +12,9 @@ export interface AccessTokensTable {
   listing_id: string; // the listing whose product it opens
   holder: string; // who holds it (metering subject key): a demo's caller, or `listing:<id>` for the owner
   scope: TokenScope; // demo: that listing's demo artifacts; full: the whole product (founding seat)
+  claim_id: string | null; // the owner claim (owner token id, own_...) an owner's token was issued under; null for other holders
   created_at: string;
-  widened_at: string | null;
+  widened_at: string | null; // set only on tokens widened before grants issued new ones
   revoked_at: string | null;
 }
 

@@ -7,6 +7,7 @@ import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { cleanText } from '../listings/text.ts';
 import { findListingById, type ListingRow } from '../listings/store.ts';
 import { postToInbox } from '../inbox/store.ts';
+import { quotedSender } from '../inbox/kinds.ts';
 import { MAX_PARTNERS, PARTNER } from './plan.ts';
 import { assertAccepting, assertJoined, claimRefusal, readyStep, roleFits } from './rules.ts';
 import {
@@ -191,7 +192,7 @@ export async function seatByo(trx: Executor, sessionId: string, listingId: strin
     if ((await countParticipants(trx, sessionId)) > MAX_PARTNERS) throw conflict('session_full', `session ${sessionId} has ${MAX_PARTNERS} partners already`, 'session_id');
     await addParticipant(trx, sessionId, { listing_id: listingId, role, status: consent ? 'joined' : 'invited', byo: true }, now);
     if (!consent) {
-      const lead = (await findListingById(trx, s.owner_listing_id))?.name ?? s.owner_listing_id;
+      const lead = quotedSender(s.owner_listing_id, (await findListingById(trx, s.owner_listing_id))?.name);
       await postToInbox(
         trx,
         {
@@ -199,7 +200,7 @@ export async function seatByo(trx: Executor, sessionId: string, listingId: strin
           kind: 'collab_invitation',
           from_listing_id: s.owner_listing_id,
           data: { session_id: sessionId, role },
-          text: `${lead} asks your listing to take part in a collab session as ${role}: join it if you want to.`,
+          text: `Your listing is asked by ${lead} to take part in a collab session as ${role}: join it if you want to.`,
           action: { tool: 'collab_session_join', args: { session_id: sessionId, listing_id: listingId }, why: `Accept: join the session as ${role}.` },
         },
         now,

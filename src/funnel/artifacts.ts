@@ -19,6 +19,6 @@ export const scopeInsufficient = (artifact: Artifact, scope: TokenScope, kind: '
   new AppError(
     403,
     'scope_insufficient',
-    `this access token is scoped to the ${sku(kind)} demo (${opens(scope, kind).join(', ')}); ${artifact} comes with the full product: real feedback naming your Live listing takes a founding seat and widens this same token`,
+    `this access token is scoped to the ${sku(kind)} demo (${opens(scope, kind).join(', ')}); ${artifact} comes with the full product: its owner's real feedback naming the Live listing takes a founding seat, whose new token opens everything`,
     field,
   );

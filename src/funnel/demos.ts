@@ -20,3 +20,8 @@ export async function insertDemo(trx: Executor, row: DemoRecord): Promise<boolea
     .executeTakeFirst();
   return inserted !== undefined;
 }
+
+/** Forgets a holder's demo of a listing (its owner changed: the new owner's first demo is a first demo). */
+export async function forgetDemo(ex: Executor, listingId: string, holder: string): Promise<void> {
+  await q(ex).deleteFrom('funnel_demos').where('listing_id', '=', listingId).where('holder', '=', holder).execute();
+}

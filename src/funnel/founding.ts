@@ -4,7 +4,8 @@
 // the row a concurrent grant just committed, so seat numbers are 1..100, each once, and the 101st
 // grant finds no row. The seat table's primary key (1..100, CHECK), unique listing and unique
 // owner domain are the second guard. Codes are random, stored hashed, one per listing and one per
-// owner domain (unique).
+// owner domain (unique). An owner group (the tenants of one shared host, platform/net/host-key.ts
+// ownerGroup) holds at most HOLDINGS_PER_GROUP seats and codes together.
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { takesRowLocks, type Executor } from '../platform/db/executor.ts';
@@ -13,14 +14,14 @@ import { FOUNDING_SEATS, LATER_PERCENT_OFF } from './deal.ts';
 
 export type Holding =
   | { kind: 'seat'; seat: number; token_id: string; feedback_id: string; created_at: string }
-  | { kind: 'code'; hint: string; percent_off: number; feedback_id: string; created_at: string; redeemed_at: string | null };
+  | { kind: 'code'; hint: string; percent_off: number; feedback_id: string; created_at: string; redeemed_at: string | null; revoked_at: string | null };
 
 /** What a listing already holds of the founding deal, if anything. */
 export async function holdingOf(ex: Executor, listingId: string): Promise<Holding | undefined> {
   const seat = await q(ex).selectFrom('founding_seats').selectAll().where('listing_id', '=', listingId).executeTakeFirst();
   if (seat) return { kind: 'seat', seat: Number(seat.seat), token_id: seat.token_id, feedback_id: seat.feedback_id, created_at: seat.created_at };
   const code = await q(ex).selectFrom('discount_codes').selectAll().where('listing_id', '=', listingId).executeTakeFirst();
-  if (code) return { kind: 'code', hint: code.hint, percent_off: Number(code.percent_off), feedback_id: code.feedback_id, created_at: code.created_at, redeemed_at: code.redeemed_at };
+  if (code) return { kind: 'code', hint: code.hint, percent_off: Number(code.percent_off), feedback_id: code.feedback_id, created_at: code.created_at, redeemed_at: code.redeemed_at, revoked_at: code.revoked_at };
   return undefined;
 }
 
@@ -44,6 +45,16 @@ export async function holdingOfDomain(ex: Executor, ownerDomain: string): Promis
   return held && { ...held, listing_id: listingId };
 }
 
+/** Seats and codes the owner domains of one owner group hold at most, together (tenants of a shared host are free to make). */
+export const HOLDINGS_PER_GROUP = 3;
+
+/** How many seats and codes the owner domains of `group` hold. */
+export async function holdingsOfGroup(ex: Executor, group: string): Promise<number> {
+  const seats = await q(ex).selectFrom('founding_seats').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_group', '=', group).executeTakeFirstOrThrow();
+  const codes = await q(ex).selectFrom('discount_codes').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_group', '=', group).executeTakeFirstOrThrow();
+  return Number(seats.n) + Number(codes.n);
+}
+
 /** Takes the next founding seat: its number, or undefined when all are taken. Holds the counter row until commit. */
 export async function takeSeatNumber(trx: Executor): Promise<number | undefined> {
   const row = await q(trx)
@@ -56,7 +67,7 @@ export async function takeSeatNumber(trx: Executor): Promise<number | undefined>
   return row ? Number(row.taken) : undefined;
 }
 
-export async function insertSeat(trx: Executor, row: { seat: number; listing_id: string; feedback_id: string; token_id: string; owner_domain: string; created_at: string }): Promise<void> {
+export async function insertSeat(trx: Executor, row: { seat: number; listing_id: string; feedback_id: string; token_id: string; owner_domain: string; owner_group: string; created_at: string }): Promise<void> {
   await q(trx).insertInto('founding_seats').values(row).execute();
 }
 
@@ -77,19 +88,45 @@ export const hashCode = (code: string): string => createHash('sha256').update(co
 export const codeHint = (code: string): string => `${code.slice(0, 5)}****-****-${code.slice(-4)}`;
 
 /** Issues the listing's code; returns the code text (shown once). */
-export async function insertCode(trx: Executor, row: { listing_id: string; feedback_id: string; owner_domain: string; created_at: string }): Promise<{ code: string; hint: string }> {
+export async function insertCode(trx: Executor, row: { listing_id: string; feedback_id: string; owner_domain: string; owner_group: string; created_at: string }): Promise<{ code: string; hint: string }> {
   const code = newCode();
   const hint = codeHint(code);
   await q(trx)
     .insertInto('discount_codes')
-    .values({ code_hash: hashCode(code), listing_id: row.listing_id, hint, percent_off: LATER_PERCENT_OFF, feedback_id: row.feedback_id, owner_domain: row.owner_domain, created_at: row.created_at, redeemed_at: null })
+    .values({ code_hash: hashCode(code), listing_id: row.listing_id, hint, percent_off: LATER_PERCENT_OFF, feedback_id: row.feedback_id, owner_domain: row.owner_domain, owner_group: row.owner_group, created_at: row.created_at, redeemed_at: null, revoked_at: null })
     .execute();
   return { code, hint };
 }
 
+/**
+ * Revokes the text of a listing's code (its owner changed: the code was shown to the owner before);
+ * the listing keeps its code, and its next owner's founding feedback gets a new text.
+ */
+export async function revokeCode(ex: Executor, listingId: string, now: string): Promise<void> {
+  await q(ex).updateTable('discount_codes').set({ revoked_at: now }).where('listing_id', '=', listingId).where('revoked_at', 'is', null).where('redeemed_at', 'is', null).execute();
+}
+
+/** A new text for a listing's revoked code (shown once); the code keeps its listing, domain and percent. */
+export async function reissueCode(trx: Executor, listingId: string): Promise<{ code: string; hint: string }> {
+  const code = newCode();
+  const hint = codeHint(code);
+  await q(trx).updateTable('discount_codes').set({ code_hash: hashCode(code), hint, revoked_at: null }).where('listing_id', '=', listingId).execute();
+  return { code, hint };
+}
+
 export async function findCode(ex: Executor, code: string): Promise<{ listing_id: string; hint: string; percent_off: number; created_at: string; redeemed_at: string | null } | undefined> {
-  const row = await q(ex).selectFrom('discount_codes').select(['listing_id', 'hint', 'percent_off', 'created_at', 'redeemed_at']).where('code_hash', '=', hashCode(code)).executeTakeFirst();
+  const row = await q(ex).selectFrom('discount_codes').select(['listing_id', 'hint', 'percent_off', 'created_at', 'redeemed_at']).where('code_hash', '=', hashCode(code)).where('revoked_at', 'is', null).executeTakeFirst();
   return row && { ...row, percent_off: Number(row.percent_off) };
+}
+
+/**
+ * A listing relisted anew after a delete (not restored for its domain's proven owner) holds no
+ * seat or code any more. Its seat number stays taken (the counter is not given back, so numbers
+ * are never reused); the owner domain may earn one again.
+ */
+export async function dropHoldings(trx: Executor, listingId: string): Promise<void> {
+  await q(trx).deleteFrom('founding_seats').where('listing_id', '=', listingId).execute();
+  await q(trx).deleteFrom('discount_codes').where('listing_id', '=', listingId).execute();
 }
 
 export interface FoundingCounts {
@@ -98,8 +135,9 @@ export interface FoundingCounts {
   codes_redeemed: number;
 }
 
+/** Seats taken is the counter's (a seat dropped with a deleted listing stays taken), codes are rows. */
 export async function foundingCounts(ex: Executor): Promise<FoundingCounts> {
-  const seats = await q(ex).selectFrom('founding_seats').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const seats = await q(ex).selectFrom('founding_counter').select('taken as n').where('name', '=', 'seats').executeTakeFirstOrThrow();
   const codes = await q(ex)
     .selectFrom('discount_codes')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.count<number>('redeemed_at').as('r')])
@@ -108,23 +146,23 @@ export async function foundingCounts(ex: Executor): Promise<FoundingCounts> {
 }
 
 /** Records one real feedback item (once per item); `owner_domain` when it came with the listing's owner token. */
-export async function tallyFeedback(trx: Executor, row: { feedback_id: string; kind: 'agent' | 'mcp'; listing_id: string | null; owner_domain: string | null; created_at: string }): Promise<void> {
+export async function tallyFeedback(trx: Executor, row: { feedback_id: string; kind: 'agent' | 'mcp'; listing_id: string | null; owner_domain: string | null; owner_group: string | null; created_at: string }): Promise<void> {
   await q(trx).insertInto('funnel_feedback').values(row).onConflict((oc) => oc.column('feedback_id').doNothing()).execute();
 }
 
 /**
  * The payments gate's count, by kind: the distinct owner domains of claimed listings that left
  * real feedback with their owner token (fifty paths of one site, or anonymous callers, count
- * once or not at all).
+ * once or not at all), each owner group counting for at most HOLDINGS_PER_GROUP of them.
  */
 export async function gateCounts(ex: Executor): Promise<{ agent: number; mcp: number }> {
   const rows = await q(ex)
     .selectFrom('funnel_feedback')
-    .select(['kind', (eb) => eb.fn.count<number>('owner_domain').distinct().as('n')])
+    .select(['kind', 'owner_group', (eb) => eb.fn.count<number>('owner_domain').distinct().as('n')])
     .where('owner_domain', 'is not', null)
-    .groupBy('kind')
+    .groupBy(['kind', 'owner_group'])
     .execute();
   const out = { agent: 0, mcp: 0 };
-  for (const r of rows) if (r.kind === 'agent' || r.kind === 'mcp') out[r.kind] = Number(r.n);
+  for (const r of rows) if (r.kind === 'agent' || r.kind === 'mcp') out[r.kind] += Math.min(Number(r.n), HOLDINGS_PER_GROUP);
   return out;
 }

@@ -12,6 +12,7 @@ import { cleanText } from '../listings/text.ts';
 import { requireListing } from '../listings/operations.ts';
 import { findListingsByIds } from '../listings/store.ts';
 import { postToInbox } from '../inbox/store.ts';
+import { quotedSender } from '../inbox/kinds.ts';
 import { requireAnyOwner, requireOwner } from '../owners/caller.ts';
 import { listingSubject } from '../metering/caller.ts';
 import { deposit } from '../traces/store.ts';
@@ -148,7 +149,7 @@ export const coSignFounding = defineOperation({
       const theirs = await findCosign(trx, partner.id, signer);
       // The partner hears of a new co-sign at its next check-in; the signer's sentence stays with the pair (get_co_sign_pairs).
       if (recorded) {
-        const name = (await findListingsByIds(trx, [signer]))[0]?.name ?? signer;
+        const name = quotedSender(signer, (await findListingsByIds(trx, [signer]))[0]?.name);
         await postToInbox(
           trx,
           {
@@ -156,7 +157,7 @@ export const coSignFounding = defineOperation({
             kind: 'co_sign',
             from_listing_id: signer,
             data: { mutual: theirs !== undefined },
-            text: theirs ? `${name} co-signed your listing: you have co-signed each other (a mutual pair).` : `${name} co-signed your listing as a founder; co-sign it back to make a mutual pair.`,
+            text: theirs ? `Your listing was co-signed by ${name}: you have co-signed each other (a mutual pair).` : `Your listing was co-signed as a founder by ${name}; co-sign it back to make a mutual pair.`,
             action: { tool: 'get_co_sign_pairs', args: { listing_id: partner.id }, why: 'Your mutual co-sign pairs and what each founder said.' },
           },
           iso(now),

@@ -36,6 +36,7 @@ export interface FoundingSeatsTable {
   feedback_id: string; // the real feedback that took it
   token_id: string; // the access token it widened or issued
   owner_domain: string | null; // unique: one seat per owner domain (null only for seats granted before ownership)
+  owner_group: string | null; // the owner domain's group (platform/net/host-key.ts ownerGroup): a few seats and codes per group
   created_at: string;
 }
 
@@ -46,8 +47,10 @@ export interface DiscountCodesTable {
   percent_off: number;
   feedback_id: string;
   owner_domain: string | null; // unique: one code per owner domain (null only for codes issued before ownership)
+  owner_group: string | null; // the owner domain's group: a few seats and codes per group
   created_at: string;
   redeemed_at: string | null;
+  revoked_at: string | null; // the text stopped when the listing's owner changed; the next owner's feedback gets a new one
 }
 
 /** Real feedback by the listing's kind; the payments gate counts the owner domains of claimed listings among it. */
@@ -56,6 +59,7 @@ export interface FunnelFeedbackTable {
   kind: string; // agent | mcp
   listing_id: string | null;
   owner_domain: string | null; // set when the feedback came with the listing's owner token
+  owner_group: string | null; // that owner domain's group: the payments gate counts a few domains per group
   created_at: string;
 }
 

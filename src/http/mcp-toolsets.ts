@@ -12,7 +12,7 @@ import { defineOperation, type AnyOperation } from '../platform/operation.ts';
 
 export const TOOLSETS = {
   registry: ['ard_search', 'search_active', 'match_capability', 'list_yourself', 'check_status', 'get_listing_status', 'capability_hash', 'probe_clean', 'check_liveness', 'join_and_contribute', 'claim_listing', 'verify_claim'],
-  funnel: ['take_demo', 'leave_feedback', 'complete_founding_path', 'get_founding_deal', 'co_sign_founding', 'get_co_sign_pairs', 'install_product', 'export_skills', 'list_opportunities', 'get_feedback_pricing', 'get_incentives', 'zero_mc_pack'],
+  funnel: ['take_demo', 'leave_feedback', 'complete_founding_path', 'get_founding_deal', 'co_sign_founding', 'get_co_sign_pairs', 'install_product', 'get_product_token', 'export_skills', 'list_opportunities', 'get_feedback_pricing', 'get_incentives', 'zero_mc_pack'],
   value: ['improve_kernel', 'run_loop_tick', 'list_event_pricing', 'get_reciprocity', 'cost_model'],
   network: ['mesh_match', 'mesh_compose', 'execute_compose', 'used_with', 'network_sense', 'leave_trace', 'sense_traces', 'follow_trail', 'endorse', 'deposit_outcome', 'compose_peers', 'seed_compositions', 'attractor_targets', 'interop_resolve', 'interop_session'],
   collab: [

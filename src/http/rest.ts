@@ -7,7 +7,8 @@ import { requestCtx } from './context.ts';
 import { AnswerCache, encodeAnswer, matchesEtag, type EncodedAnswer } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { publish, checkStatus } from '../registry/operations.ts';
-import { claimListing, verifyClaim } from '../registry/claim.ts';
+import { claimListing } from '../registry/claim.ts';
+import { verifyClaim } from '../registry/verify-claim.ts';
 import { deleteListingOp, updateListingOp } from '../registry/owner-listing.ts';
 import { talkCheckIn, talkPresence } from '../registry/talk.ts';
 import { listActiveListings } from '../registry/active.ts';
@@ -56,7 +57,14 @@ export const restRoutes: RestRoute[] = [
     operation: verifyClaim,
     from: 'body',
     summary: 'Check a claim\'s proof and answer the listing\'s owner token (rco_..., shown once; send it as Authorization: Bearer)',
-    responses: { '404': 'claim_unknown', '410': 'expired: the claim expired or was used', '422': 'proof_not_found: details.looked says what was fetched', '502': 'fetch_failed: the proof could not be read' },
+    responses: {
+      '404': 'claim_unknown',
+      '409': 'owner_stronger: the listing\'s owner proved control by a stronger method, whose proof has not been absent twice a day apart',
+      '410': 'expired: the claim expired or was used',
+      '422': 'proof_not_found: details.looked says what was read',
+      '429': 'caller_budget (CALLER_FETCHES_PER_HOUR, your own verifications and scores of unknown URLs), claim_spent (20 verifications a claim) or rate_limited',
+      '502': 'fetch_failed: the proof could not be read',
+    },
   },
   {
     method: 'GET',
@@ -83,7 +91,7 @@ export const restRoutes: RestRoute[] = [
     summary: 'The owner\'s talk check-in (Authorization: Bearer <owner token>): records presence, answers the inbox and next actions, marks shown messages read',
     responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing' },
   },
-  { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing)' },
+  { method: 'GET', path: '/api/score', operation: freeScore, from: 'query', summary: 'Free score of any card or MCP URL (no listing): a known URL from its last check, with its age; an unknown one probed now, from your own hourly allowance' },
   { method: 'GET', path: '/api/score/rubric', operation: scoreRubric, from: 'query', summary: 'How the trust score is made' },
   { method: 'GET', path: '/api/feed', operation: publicFeed, from: 'query', summary: 'Public activity feed, newest first (no personal data)' },
   { method: 'GET', path: '/api/ard/search', operation: ardSearch, from: 'query', summary: 'Natural-language search over the catalog and the Live listings' },
@@ -120,7 +128,7 @@ export const restRoutes: RestRoute[] = [
     operation: updateListingOp,
     from: 'body',
     summary: 'The owner edits the listing (Authorization: Bearer <owner token>): display name, description, website, contact e-mail, unlisted',
-    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing', '409': 'name_taken: another claimed listing shows this name' },
+    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing', '409': 'name_taken: another claimed listing holds this name (compared as a name key), or it wears Rollcall\'s or the operator\'s name' },
   },
   {
     method: 'DELETE',
@@ -128,8 +136,8 @@ export const restRoutes: RestRoute[] = [
     params: { id: 'listing_id' },
     operation: deleteListingOp,
     from: 'query',
-    summary: 'The owner deletes the listing (Authorization: Bearer <owner token>): off every public surface, personal data erased; its URL held for 30 days',
-    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing' },
+    summary: 'The owner deletes the listing (Authorization: Bearer <owner token>; a well_known or dns_txt owner): off every public surface, personal data erased; its URL held for 30 days, when its domain\'s proven owner\'s claim restores it',
+    responses: { '401': 'owner_token_required or invalid_owner_token', '403': 'token_mismatch: the owner token acts for another listing; proof_too_weak: a card owner may unlist, not delete' },
   },
   { method: 'GET', path: '/api/products/access', operation: productAccess, from: 'query', summary: 'One product artifact (kernel, loop, mesh, skills) opened by an access token', responses: PRODUCT_RESPONSES },
   { method: 'GET', path: '/api/products/export', operation: exportSkills, from: 'query', summary: 'Your skills as SKILL.md text or JSON, opened by a full access token', responses: PRODUCT_RESPONSES },

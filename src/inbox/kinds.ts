@@ -15,6 +15,15 @@ export const INBOX_KINDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type InboxKind = keyof typeof INBOX_KINDS;
+
+/** Kinds a listing sends (its owner acting): counted for the sender and capped for the recipient. The others are Rollcall's own notes. */
+export const SENT_BY_LISTINGS: ReadonlySet<InboxKind> = new Set(['collab_invitation', 'endorsement', 'co_sign']);
+
+/**
+ * How Rollcall's words name a sending listing: by its id, its name quoted as JSON text (the name is
+ * the sender's own words, shown as data, never as Rollcall's).
+ */
+export const quotedSender = (id: string, name: string | undefined): string => (name && name !== id ? `listing ${id} (named ${JSON.stringify(name)})` : `listing ${id}`);
 export const INBOX_KIND_NAMES = Object.keys(INBOX_KINDS) as InboxKind[];
 
 export type Fact = number | boolean | string | string[];

@@ -1,9 +1,14 @@
 // Posting to and reading a listing's inbox. Any domain above this one posts in its own transaction
-// (postToInbox(trx, ...)), so a message exists exactly when the thing it reports happened.
+// (postToInbox(trx, ...)), so a message exists exactly when the thing it reports happened. A message
+// a listing sends is counted for its sender and capped for its recipient per UTC day (taken in that
+// transaction with conditional upserts, so no two instances pass a cap together): past a cap the
+// whole call is refused with a 429, and nothing it would have done is left.
 import type { Executor } from '../platform/db/executor.ts';
 import { newId } from '../platform/ids.ts';
 import { inboxTables as q } from './tables.ts';
-import { cleanAction, cleanMessageText, whitelistFacts, type Fact, type InboxAction, type InboxKind } from './kinds.ts';
+import { sql } from 'kysely';
+import { AppError } from '../platform/errors.ts';
+import { cleanAction, cleanMessageText, SENT_BY_LISTINGS, whitelistFacts, type Fact, type InboxAction, type InboxKind } from './kinds.ts';
 
 export interface NewInboxMessage {
   /** The addressee. */
@@ -47,13 +52,60 @@ const toMessage = (r: Row): InboxMessage => ({
 
 const COLUMNS = ['id', 'listing_id', 'kind', 'from_listing_id', 'data', 'text', 'action', 'created_at', 'read_at'] as const;
 
-/** Posts one message to a listing's inbox; returns it as stored. */
+/** Messages one sender may put in one listing's inbox per UTC day. */
+export const FROM_ONE_SENDER_PER_DAY = 5;
+/** Messages from listings one inbox takes per UTC day, from every sender together. */
+export const TO_ONE_INBOX_PER_DAY = 50;
+/** Messages one listing may send per UTC day, to every inbox together. */
+export const SENDS_PER_DAY = 100;
+
+/** Counts one under `key` today while fewer than `max` were; false at the cap (one conditional upsert). */
+async function takeDay(trx: Executor, key: string, day: string, max: number): Promise<boolean> {
+  const row = await q(trx)
+    .insertInto('inbox_counters')
+    .values({ key, day, n: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['key', 'day'])
+        .doUpdateSet({ n: sql`inbox_counters.n + 1` })
+        .where('inbox_counters.n', '<', max),
+    )
+    .returning('n')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+const untilTomorrow = (now: string) => Math.max(1, Math.ceil((Date.parse(`${now.slice(0, 10)}T00:00:00.000Z`) + 86_400_000 - Date.parse(now)) / 1000));
+
+/** Takes the sender's and the recipient's counts for one message, or throws the 429 that says which bound it met. */
+async function takeSend(trx: Executor, from: string, to: string, now: string): Promise<void> {
+  const day = now.slice(0, 10);
+  const refuse = (code: string, message: string) => new AppError(429, code, message, 'listing_id', { retry_after_s: untilTomorrow(now) }).withHeaders({ 'retry-after': String(untilTomorrow(now)) });
+  if (!(await takeDay(trx, `pair:${from}:${to}`, day, FROM_ONE_SENDER_PER_DAY))) throw refuse('inbox_full', `${to}'s inbox has taken ${FROM_ONE_SENDER_PER_DAY} messages from ${from} today, the most one sender may put there in a UTC day`);
+  if (!(await takeDay(trx, `to:${to}`, day, TO_ONE_INBOX_PER_DAY))) throw refuse('inbox_full', `${to}'s inbox has taken ${TO_ONE_INBOX_PER_DAY} messages from listings today, the most it takes in a UTC day`);
+  if (!(await takeDay(trx, `from:${from}`, day, SENDS_PER_DAY))) throw refuse('send_limit', `${from} has sent ${SENDS_PER_DAY} messages today, the most one listing sends in a UTC day`);
+}
+
+/** Counts older than `beforeDay` bound nothing any more: the sweep deletes them. */
+export async function pruneInboxCounters(ex: Executor, beforeDay: string): Promise<void> {
+  await q(ex).deleteFrom('inbox_counters').where('day', '<', beforeDay).execute();
+}
+
+/**
+ * Posts one message to a listing's inbox; returns it as stored. A kind a listing sends needs its
+ * sender (anonymous callers post nothing) and counts against the day's bounds.
+ */
 export async function postToInbox(trx: Executor, message: NewInboxMessage, now: string): Promise<InboxMessage> {
+  const from = message.from_listing_id ?? null;
+  if (SENT_BY_LISTINGS.has(message.kind)) {
+    if (from === null) throw new Error(`an inbox message of kind ${message.kind} needs the listing that sends it`);
+    await takeSend(trx, from, message.listing_id, now);
+  }
   const row: Row = {
     id: newId('msg'),
     listing_id: message.listing_id,
     kind: message.kind,
-    from_listing_id: message.from_listing_id ?? null,
+    from_listing_id: from,
     data: JSON.stringify(whitelistFacts(message.kind, message.data ?? {})),
     text: cleanMessageText(message.text),
     action: (() => {

@@ -1,6 +1,6 @@
-// The inbox domain's table: messages addressed to a listing (collab invitations, endorsements,
-// co-signs, connector notes, system notices), shown at its talk check-in. Only files in src/inbox/
-// may import this module.
+// The inbox domain's tables: messages addressed to a listing (collab invitations, endorsements,
+// co-signs, connector notes, system notices), shown at its talk check-in, and the day's counts
+// that bound what listings send. Only files in src/inbox/ may import this module.
 import type { Generated } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { typed } from '../platform/db/executor.ts';
@@ -18,6 +18,13 @@ export interface InboxMessagesTable {
   read_at: string | null;
 }
 
-export type InboxTables = { inbox_messages: InboxMessagesTable };
+/** Messages from listings counted per UTC day: to one recipient, from one sender to it, and from one sender in all. */
+export interface InboxCountersTable {
+  key: string; // to:<listing> | pair:<sender>:<listing> | from:<sender>
+  day: string; // YYYY-MM-DD (UTC)
+  n: number;
+}
+
+export type InboxTables = { inbox_messages: InboxMessagesTable; inbox_counters: InboxCountersTable };
 
 export const inboxTables = (ex: Executor) => typed<InboxTables>(ex);

@@ -20,3 +20,4 @@ export { activeLiveSince } from './store/active-live-since.ts';
 export { saveActiveSnapshot } from './store/save-active-snapshot.ts';
 export { readActiveSnapshot } from './store/read-active-snapshot.ts';
 export { pruneActiveSnapshots } from './store/prune-active-snapshots.ts';
+export { holdName, namesHeldPart, nameHolder, protectName, releaseName, type NameProtection, type NamesHeld } from './store/listing-names.ts';

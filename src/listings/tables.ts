@@ -23,6 +23,10 @@ export interface ListingsTable {
   owner_name: string | null;
   owner_description: string | null;
   owner_website: string | null;
+  // The key (name-key.ts) of the name it would show (owner_name, else name), and the card's name when
+  // it is withheld because another claimed listing, or Rollcall, holds that key (the host is shown).
+  name_key: string;
+  name_withheld: string | null;
   unlisted_at: string | null; // its owner took it off every public list (it is still probed, and relisted at will)
   deleted_at: string | null; // its owner deleted it: a tombstone that keeps the URL from being listed again for a while
   // Lifecycle.
@@ -51,8 +55,16 @@ export interface ListingAliasesTable {
   created_at: string;
 }
 
+/** The names claimed listings hold (name-key.ts keys): each key is held by one listing, each listing holds one. */
+export interface ListingNamesTable {
+  name_key: string;
+  listing_id: string;
+  created_at: string;
+}
+
 export interface ListingTables {
   listings: ListingsTable;
+  listing_names: ListingNamesTable;
   listing_aliases: ListingAliasesTable;
   active_snapshots: ActiveSnapshotsTable;
 }

@@ -10,14 +10,14 @@
 // called records nothing.
 import type { Executor } from '../platform/db/executor.ts';
 import { iso } from '../platform/clock.ts';
-import { findListingById, findListingsByIds } from '../listings/store.ts';
+import { findListingsByIds } from '../listings/store.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import type { Subject } from '../metering/caller.ts';
 import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { recordOutcome } from '../traces/outcomes.ts';
 import { systemDeposit } from '../traces/system.ts';
-import { takeRankMove, type Standing } from '../traces/standing.ts';
+import { standingOf, takeRankMove } from '../traces/standing.ts';
 import type { StepReport } from './execute.ts';
 import { NOT_THE_PARTNER } from './run-hint.ts';
 import type { Composition } from './store.ts';
@@ -48,13 +48,6 @@ export interface Recorded {
 /** Records one use of a pair in the caller's transaction: attraction on the pair, by `depositor`. */
 export async function recordUse(trx: Executor, a: string, b: string, depositor: string, now: Date, body: string): Promise<void> {
   await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'pair', listing_id: a, partner_listing_id: b }), intensity: USED_WITH_INTENSITY, body, depositor, at: now });
-}
-
-/** The caller as a claimed listing (it acts with its owner token), for the rank rules of its marks. */
-async function standingOf(ex: Executor, caller: Subject): Promise<Standing | undefined> {
-  if (caller.listing_id === undefined || caller.owner_domain === undefined) return undefined;
-  const row = await findListingById(ex, caller.listing_id);
-  return row && { listing_id: row.id, owner_domain: caller.owner_domain, live: row.lane === 'active' };
 }
 
 /** A step that called its partner (answered or failed); a skipped one called nobody. */
@@ -92,8 +85,9 @@ export async function recordRun(trx: Executor, r: RunRecord): Promise<Recorded> 
     const ok = s.status === 'ok';
     let move: { moves: boolean; why?: string } = { moves: false };
     if (ok) {
-      move = await takeRankMove(trx, standing, partner, now, 'outcome');
-      await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: partner.id }), intensity: ANSWERED_INTENSITY, body: `answered step ${s.step} of ${r.from}`, depositor: caller.key, at: now }, { moves: move.moves });
+      const moved = await takeRankMove(trx, standing, partner, now, 'outcome', { channel: 'attraction', intensity: ANSWERED_INTENSITY });
+      move = moved;
+      await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: partner.id }), intensity: moved.moves ? moved.intensity : ANSWERED_INTENSITY, body: `answered step ${s.step} of ${r.from}`, depositor: caller.key, at: now }, { moves: moved.moves });
     } else {
       const marked = await systemDeposit(trx, { kind: 'listing', listing_id: partner.id }, 'danger', COMPOSE_DANGER, now, {
         body: `execute_compose step failed: ${s.reason}`,

@@ -28,6 +28,8 @@ export interface Subject {
   listing_id?: string;
   /** The owner domain of that listing. */
   owner_domain?: string;
+  /** When the owner's claim on that listing was made (the rank rules weigh a claim's age). */
+  claimed_at?: string;
   /** What to call the subject in answers (never the raw address). */
   label: string;
   /** Why this subject was chosen, when it is not what the caller named. */
@@ -49,13 +51,14 @@ export const addressHash = (address: string): string => createHash('sha256').upd
 /** The allowance the listings of one owner domain share. */
 export const domainAllowance = (ownerDomain: string): string => `domain:${ownerDomain}`;
 
-/** A listing acting with its owner token: its own work, its owner domain's allowance. */
-export const listingSubject = (id: string, ownerDomain: string): Subject => ({
+/** A listing acting with its owner token (claimed at `claimedAt`): its own work, its owner domain's allowance. */
+export const listingSubject = (id: string, ownerDomain: string, claimedAt?: string): Subject => ({
   key: `listing:${id}`,
   allowance: domainAllowance(ownerDomain),
   kind: 'listing',
   listing_id: id,
   owner_domain: ownerDomain,
+  ...(claimedAt ? { claimed_at: claimedAt } : {}),
   label: id,
 });
 
@@ -83,7 +86,7 @@ export async function resolveSubject(ex: Executor, ctx: Ctx, claims: Claims, opt
   const owner = await callerOwner(ctx);
   if (owner) {
     if (claims.listing_id !== undefined && claims.listing_id !== owner.listing_id) throw ownerTokenMismatch(owner.listing_id, claims.listing_id);
-    return listingSubject(owner.listing_id, owner.owner_domain);
+    return listingSubject(owner.listing_id, owner.owner_domain, owner.claimed_at);
   }
   const note = claims.listing_id !== undefined ? strangerNote(claims.listing_id) : undefined;
   const name = claims.agent_name === undefined ? '' : cleanText(claims.agent_name, MAX_NAME).toLowerCase();
@@ -96,4 +99,13 @@ export async function resolveSubject(ex: Executor, ctx: Ctx, claims: Claims, opt
     return addressSubject(ctx.caller.address, `more than ${NAMES_PER_ADDRESS_PER_DAY} agent names from one address today: this call is the address's own`);
   }
   return addressSubject(ctx.caller.address, note);
+}
+
+/**
+ * Whose hourly allowance pays for a fetch a caller asks Rollcall to make of a place it names (a
+ * verification, a score of an unknown URL): the owner domain of its owner token, else its address.
+ */
+export async function fetchPayer(ctx: Ctx): Promise<string> {
+  const owner = await callerOwner(ctx);
+  return owner ? domainAllowance(owner.owner_domain) : `addr:${addressHash(ctx.caller.address)}`;
 }

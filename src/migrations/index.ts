@@ -27,6 +27,11 @@ import { m0023 } from './0023_survey_answers.ts';
 import { m0025 } from './0025_economics.ts';
 import { m0026 } from './0026_ownership.ts';
 import { m0027 } from './0027_budget_counters.ts';
+import { m0028 } from './0028_owner_groups.ts';
+import { m0029 } from './0029_owner_claim_tokens.ts';
+import { m0030 } from './0030_claim_strength.ts';
+import { m0031 } from './0031_inbox_counters.ts';
+import { m0032 } from './0032_listing_names.ts';
 
 export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0001_listings_and_changes': m0001(db),
@@ -54,4 +59,9 @@ export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0025_economics': m0025(),
   '0026_ownership': m0026(),
   '0027_budget_counters': m0027(),
+  '0028_owner_groups': m0028(),
+  '0029_owner_claim_tokens': m0029(),
+  '0030_claim_strength': m0030(),
+  '0031_inbox_counters': m0031(),
+  '0032_listing_names': m0032(),
 });

@@ -2,11 +2,12 @@
 // claim is consumed by one conditional UPDATE, so two verifications of one claim never both win;
 // the owner row is one per listing, and a new claim replaces it (the old token stops at once).
 import type { Executor } from '../platform/db/executor.ts';
-import { ownerTables as q, type ClaimMethod, type ListingClaimsTable, type ListingOwnersTable } from './tables.ts';
+import { ownerTables as q, type ClaimMethod, type ListingClaimsTable, type ListingOwnersTable, type ProofReadsTable } from './tables.ts';
 
 export type { ClaimMethod } from './tables.ts';
 export type ClaimRow = ListingClaimsTable;
 export type OwnerRow = ListingOwnersTable;
+export type ProofReadRow = ProofReadsTable;
 
 export async function insertClaim(trx: Executor, row: ClaimRow): Promise<void> {
   await q(trx).insertInto('listing_claims').values(row).execute();
@@ -34,10 +35,51 @@ export async function consumeClaim(trx: Executor, claimHash: string, now: string
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Claims that expired before `before` are of no use to anyone: the sweep deletes them. */
+/** Counts one verification of a live claim; false when it has had `max` already. */
+export async function takeVerify(ex: Executor, claimHash: string, max: number): Promise<boolean> {
+  const res = await q(ex)
+    .updateTable('listing_claims')
+    .set((eb) => ({ verifies: eb('verifies', '+', 1) }))
+    .where('claim_hash', '=', claimHash)
+    .where('verifies', '<', max)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Claims that expired before `before` are of no use to anyone, nor are place reads taken before it: the sweep deletes them. */
 export async function pruneClaims(trx: Executor, before: string): Promise<number> {
   const res = await q(trx).deleteFrom('listing_claims').where('expires_at', '<', before).executeTakeFirst();
+  await q(trx).deleteFrom('proof_reads').where('taken_at', '<', before).execute();
   return Number(res.numDeletedRows);
+}
+
+/**
+ * Takes `place` for a read now, unless a read of it was taken since `windowStart` and, for a proof
+ * made at `madeAt`, not before that proof existed (such a read serves this one): true when the
+ * caller reads it. One conditional upsert, so of two instances asking at once one reads.
+ */
+export async function takePlace(ex: Executor, place: string, now: string, windowStart: string, madeAt?: string): Promise<boolean> {
+  const row = await q(ex)
+    .insertInto('proof_reads')
+    .values({ place, taken_at: now, read_at: null, result: null })
+    .onConflict((oc) =>
+      oc
+        .column('place')
+        .doUpdateSet({ taken_at: now, read_at: null, result: null })
+        .where((eb) => (madeAt === undefined ? eb('proof_reads.taken_at', '<=', windowStart) : eb.or([eb('proof_reads.taken_at', '<=', windowStart), eb('proof_reads.taken_at', '<', madeAt)]))),
+    )
+    .returning('place')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores what the read of a place taken at `takenAt` found (a read of a later window is not overwritten). */
+export async function savePlaceRead(ex: Executor, place: string, takenAt: string, readAt: string, result: string): Promise<void> {
+  await q(ex).updateTable('proof_reads').set({ read_at: readAt, result }).where('place', '=', place).where('taken_at', '=', takenAt).execute();
+}
+
+export async function placeRead(ex: Executor, place: string): Promise<ProofReadRow | undefined> {
+  return q(ex).selectFrom('proof_reads').selectAll().where('place', '=', place).executeTakeFirst();
 }
 
 export async function ownerOf(ex: Executor, listingId: string): Promise<OwnerRow | undefined> {
@@ -71,7 +113,17 @@ export async function removeOwner(trx: Executor, listingId: string): Promise<voi
 
 /** The proof was found again: the claim holds until the next check. */
 export async function markProofSeen(trx: Executor, listingId: string, now: string, nextCheckAt: string): Promise<void> {
-  await q(trx).updateTable('listing_owners').set({ checked_at: now, next_check_at: nextCheckAt, missing_since: null }).where('listing_id', '=', listingId).execute();
+  await q(trx).updateTable('listing_owners').set({ checked_at: now, next_check_at: nextCheckAt, missing_since: null, absent_since: null, absent_at: null }).where('listing_id', '=', listingId).execute();
+}
+
+/** A read answered without the proof (the place answered; a failed fetch is not this): counted toward a weaker claim taking over. */
+export async function markProofAbsent(trx: Executor, listingId: string, now: string): Promise<void> {
+  await q(trx)
+    .updateTable('listing_owners')
+    .set((eb) => ({ absent_since: eb.fn.coalesce('absent_since', eb.val(now)), absent_at: now }))
+    .where('listing_id', '=', listingId)
+    .where('lapsed_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -101,6 +153,8 @@ export async function dueRechecks(ex: Executor, now: string, limit: number): Pro
 }
 
 export const CLAIM_METHODS: readonly ClaimMethod[] = ['well_known', 'dns_txt', 'card'];
+/** The order methods are tried in when a verification names none: DNS first, as it costs the listed host nothing. */
+export const TRY_ORDER: readonly ClaimMethod[] = ['dns_txt', 'well_known', 'card'];
 
 /** Listings whose claim holds (not lapsed), for rules among owners (names no two owners share). */
 export async function claimedListingIds(ex: Executor): Promise<string[]> {

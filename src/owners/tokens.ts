@@ -19,5 +19,6 @@ export const isClaimIdShape = (id: string): boolean => CLAIM_ID.test(id);
 /** `rollcall-claim=` and 43 base64url characters (256 random bits). */
 export const newProof = (): string => `${PROOF_PREFIX}${randomBytes(32).toString('base64url')}`;
 
-/** Whether a text (a file, a TXT record) carries the proof as a line of its own. */
-export const textHasProof = (text: string, proof: string): boolean => text.split(/\r?\n/).some((line) => line.trim() === proof);
+const PROOF = /^rollcall-claim=[A-Za-z0-9_-]{43}$/;
+/** Whether a text (a line of a claim file, a TXT record, a card param) has the shape of a proof. */
+export const isProofShape = (text: string): boolean => PROOF.test(text);

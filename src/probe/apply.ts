@@ -11,7 +11,8 @@
 import type { Executor } from '../platform/db/executor.ts';
 import { known, together, type Part } from '../platform/db/together.ts';
 import { iso } from '../platform/clock.ts';
-import { claimSpellingsPart, heldByOther, lockedListingPart, markDuplicateParts, spellingsHeldPart, type ListingPatch, type ListingRow, type LockedListing } from '../listings/store.ts';
+import { claimSpellingsPart, heldByOther, holdName, lockedListingPart, markDuplicateParts, namesHeldPart, spellingsHeldPart, type ListingPatch, type ListingRow, type LockedListing, type NamesHeld } from '../listings/store.ts';
+import { nameKey, type ReservedNames } from '../listings/name-key.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { talkState } from '../talk/presence.ts';
 import { presenceOf, type PresenceRow } from '../talk/view.ts';
@@ -87,8 +88,13 @@ export interface ProbeSeen {
   duplicateOf?: string;
   /** The spellings the probe reached and who holds them (see claimSpellingsPart). */
   spellings: { urls: string[]; held: Map<string, string> };
+  /** Who holds the names the probe found (and which name this listing holds, if claimed). */
+  names: NamesHeld;
   trace: ProbeTraceSeen;
 }
+
+/** The names a successful probe found: the one the listing would show first, then the others it answers to. */
+const reportedNames = (report: ProbeReport): string[] => (report.ok ? [report.name, ...(report.otherNames ?? [])].flatMap((n) => (n ? [cleanText(n, MAX_NAME)] : [])).filter((n) => n !== '') : []);
 
 /** The spellings a probe that reached its server claims for its listing (its endpoint and card). */
 const reachedSpellings = (report: ProbeReport): string[] => (report.ok ? [report.target, report.cardUrl ?? report.target] : []);
@@ -105,7 +111,7 @@ export async function seeProbe(trx: Executor, id: string, raw: ProbeReport, now:
   const [traceCount, attraction] = refused ? [known(0), known(undefined)] : probeTraceReads(trx, id, raw.live, now);
   // The listing is locked first, as every transaction that writes a listing and its job does
   // (docs/decisions/lock-order.md); PostgreSQL evaluates the batch's parts in order.
-  const [locked, isHeld, state, history, spellings, counted, field] = await together(trx, [
+  const [locked, isHeld, state, history, spellings, counted, field, names] = await together(trx, [
     lockedListingPart(trx, id),
     held,
     probeStatePart(trx, id),
@@ -113,14 +119,17 @@ export async function seeProbe(trx: Executor, id: string, raw: ProbeReport, now:
     spellingsHeldPart(trx, urls),
     traceCount,
     attraction,
+    refused ? known<NamesHeld>({ holders: new Map(), own: undefined }) : namesHeldPart(trx, id, [...new Set(reportedNames(raw).map(nameKey))]),
   ] as const);
   const other = heldByOther(spellings, id) ?? (raw.ok ? raw.duplicateOf : undefined);
-  return { held: isHeld, locked, state, history, ...(other !== undefined ? { duplicateOf: other } : {}), spellings: { urls, held: spellings }, trace: probeTraceSeen(counted, field) };
+  return { held: isHeld, locked, state, history, ...(other !== undefined ? { duplicateOf: other } : {}), spellings: { urls, held: spellings }, names, trace: probeTraceSeen(counted, field) };
 }
 
 export interface ApplyContext {
   now: Date;
   graceDays: number;
+  /** Names no listing may wear (listings/name-key.ts reservedNames). */
+  reservedNames: ReservedNames;
   /** Counted failures in a row, this one included (0 when this one succeeded). */
   failuresInRow: number;
   /** Since when the listing has been failing (null once it succeeds). */
@@ -189,6 +198,7 @@ export async function applyProbe(trx: Executor, seen: ProbeSeen, raw: ProbeRepor
     const name = report.name ? cleanText(report.name, MAX_NAME) : '';
     // Name and description come from the card; the publisher's name only when the card has none.
     patch.name = name || row.submitted_name || new URL(row.url).host;
+    patch.name_withheld = await withheldName(trx, id, row, reportedNames(report), seen.names, ctx, now);
     patch.description = report.description ? cleanText(report.description, MAX_DESCRIPTION) : '';
     patch.website = httpUrl(report.website);
   }
@@ -210,6 +220,20 @@ export async function applyProbe(trx: Executor, seen: ProbeSeen, raw: ProbeRepor
     ...also,
   ]);
   return { row: listing.row };
+}
+
+/**
+ * The card's name when this listing may not show it (another listing holds one of the names the probe
+ * found, or one is Rollcall's), else null. A claimed listing showing its card's name holds that
+ * name: when the card's name changed, the name it holds moves with it (a write only then).
+ */
+async function withheldName(trx: Executor, id: string, row: ListingRow, names: string[], held: NamesHeld, ctx: ApplyContext, now: string): Promise<string | null> {
+  const keys = names.map(nameKey);
+  const shown = names[0];
+  if (!shown) return null;
+  if (names.some(ctx.reservedNames) || keys.some((k) => (held.holders.get(k) ?? id) !== id)) return shown;
+  if (held.own === undefined || row.owner_name !== null || held.own === keys[0]) return null;
+  return (await holdName(trx, id, keys[0]!, now)) ? null : shown;
 }
 
 function presentNow(row: ListingRow, presence: PresenceRow | undefined, ctx: ApplyContext): boolean {

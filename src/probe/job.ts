@@ -3,6 +3,7 @@
 // while its probes fail. A whole probe has a deadline (PROBE_DEADLINE_S) well under the lease, so
 // a stalling host costs one slot for seconds. A listing failing for PROBE_RETIRE_AFTER_H is retired
 // from probing until its publisher republishes it.
+import { reservedNames, type ReservedNames } from '../listings/name-key.ts';
 import type { BaseServices } from '../platform/operation.ts';
 import type { JobHandler } from '../platform/jobs/runner.ts';
 import { HOUR_MS, iso } from '../platform/clock.ts';
@@ -76,11 +77,14 @@ export class ProbeJob implements JobHandler {
   private readonly claimedRows = new Map<string, Claimed>();
   /** Each running job's requests taken ahead, given back by `abandoned` when the run throws. */
   private readonly reservations = new Map<string, HostReservation>();
+  private readonly reservedNames: ReservedNames;
 
   constructor(
     private readonly services: Pick<BaseServices, 'db' | 'clock' | 'log' | 'config' | 'metrics' | 'budgets'>,
     private readonly probe: Pick<ProbeRuntime, 'prober' | 'metrics'>,
-  ) {}
+  ) {
+    this.reservedNames = reservedNames(services.config);
+  }
 
   /**
    * The host's outbound budget has no room this hour: the job waits for the next one in its queue,
@@ -220,7 +224,7 @@ export class ProbeJob implements JobHandler {
       const outcome = probeOutcome(config, report, { attempts: lease.attempts, urgent: lease.priority === URGENT, lane: row.lane, failingSince: seen.state?.failing_since ?? null }, now);
       // A duplicate has nothing of its own to probe: its spellings now reach the original listing.
       const end = outcome.retire || seen.duplicateOf ? removeJobPart(trx, lease.id) : completeJobPart(trx, lease, iso(new Date(now.getTime() + outcome.nextDueMs)), outcome.failuresInRow, iso(now), hostKey(row.url));
-      await applyProbe(trx, seen, report, { now, graceDays: config.talkGraceDays, ...outcome }, [end, giveBack]);
+      await applyProbe(trx, seen, report, { now, graceDays: config.talkGraceDays, reservedNames: this.reservedNames, ...outcome }, [end, giveBack]);
       return outcome;
     });
     // The requests taken ahead go back even when the result is dropped.

@@ -8,7 +8,7 @@ import { inTransaction } from '../platform/db/executor.ts';
 import { claimJob, releaseLease, stillHeld } from '../platform/jobs/store.ts';
 import { guessKind, normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
 import { requireListing } from '../listings/operations.ts';
-import { updateListing } from '../listings/store.ts';
+import { findListingBySpelling, updateListing } from '../listings/store.ts';
 import { RUBRIC } from './score.ts';
 import type { ProbeReport } from './prober.ts';
 import type { ProbeCtx } from './runtime.ts';
@@ -16,6 +16,7 @@ import { loadProbeState, saveProbeState } from './store.ts';
 import { probeFields } from './view.ts';
 import { hostBudgetSpent, onDemandProbe } from './on-demand.ts';
 import { actsFor } from '../owners/caller.ts';
+import { fetchPayer } from '../metering/caller.ts';
 import { probeJobId } from './scheduler.ts';
 
 export const rubricUrl = (ctx: Pick<Ctx, 'config'>) => `${ctx.config.publicBaseUrl}/api/score/rubric`;
@@ -78,20 +79,58 @@ export const probeClean = defineOperation({
   handler: (ctx: ProbeCtx, input) => freshReport(ctx, normalizeListingUrl(input.url)),
 });
 
+/**
+ * The score of a URL Rollcall already knows (a listing's, however spelled) from its last check, with
+ * its age: nothing is fetched, so nobody's score of a known URL spends its host's budget or anyone's
+ * allowance. Undefined when the URL is unknown or was never checked.
+ */
+async function lastCheck(ctx: ProbeCtx, url: string) {
+  const listing = await findListingBySpelling(ctx.db.kysely, url);
+  if (!listing || listing.deleted_at !== null) return undefined;
+  const state = await loadProbeState(ctx.db.kysely, listing.id);
+  if (!state?.probed_at) return undefined;
+  const stored = (state.report ? JSON.parse(state.report) : {}) as { checks?: ProbeReport['checks']; breakdown?: ProbeReport['breakdown'] };
+  const checks = stored.checks ?? [];
+  const capabilities = listing.capabilities ? ((JSON.parse(listing.capabilities) as { names?: string[] }).names ?? []) : [];
+  return {
+    ok: true as const,
+    url: listing.url,
+    kind: listing.kind,
+    live_ready: state.ok === 1 && checks.every((c) => c.pass),
+    score: state.score ?? 0,
+    breakdown: stored.breakdown ?? {},
+    checks_clean: state.checks_clean === 1,
+    checks,
+    probe: { ok: state.ok === 1, handshake: state.handshake, reason: state.ok === 1 ? null : listing.lane_reason, detail: state.detail, target: state.target, protocol: state.protocol, latency_ms: state.latency_ms, probed_at: state.probed_at },
+    name: listing.name,
+    capabilities,
+    rubric: rubricUrl(ctx),
+    listing_id: listing.id,
+    from_last_check: true,
+    age_s: Math.max(0, Math.round((ctx.clock.now().getTime() - Date.parse(state.probed_at)) / 1000)),
+    cached: false,
+  };
+}
+
 export const freeScore = defineOperation({
   name: 'score',
   tool: false, // GET /api/score; probe_clean is the tool
   title: 'Free score',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-  description: 'The free score of any card or MCP URL, without listing it; the same answer is served from a short cache.',
+  description:
+    'The free score of any card or MCP URL, without listing it. A URL Rollcall knows is answered from its last check (with its age); an unknown one is probed now, paid from the caller\'s own hourly allowance, and served again from a short cache.',
   input: z.object({ url: urlInput.optional() }),
   handler: async (ctx: ProbeCtx, input) => {
     if (input.url === undefined) throw badRequest('invalid_input', `url is required; the rubric is at ${rubricUrl(ctx)}`, 'url');
     const key = normalizeListingUrl(input.url);
+    const known = await lastCheck(ctx, key);
+    if (known) return known;
     const cache = ctx.probe.onDemand.scores;
     const now = ctx.clock.now().getTime();
     const hit = cache.get(key);
     if (hit && now - hit.at < ctx.config.scoreCacheS * 1000) return { ...hit.body, cached: true };
+    // An unknown URL is the caller's own work: its allowance pays, as for a verification.
+    await ctx.budgets.takeCallerFetch(await fetchPayer(ctx), 'url');
     const body = await freshReport(ctx, key);
     cache.set(key, { at: now, body });
     if (cache.size > 5000) cache.delete(cache.keys().next().value!);

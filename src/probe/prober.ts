@@ -34,6 +34,8 @@ export interface ProbeReport {
   protocol: string | null;
   latencyMs: number | null;
   name?: string;
+  /** Other names the listing answers to that `name` is not (an MCP server's serverInfo name under its title): checked against other listings' names too. */
+  otherNames?: string[];
   description?: string;
   /**
    * An MCP server's `instructions`: text written for a model (often long, often addressed to it),
@@ -49,7 +51,7 @@ export interface ProbeReport {
 }
 
 /** What one probe path observed, before the checks and the score are worked out. */
-type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities'> & {
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'otherNames' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities'> & {
   parsed: boolean;
   publicMetadata: boolean;
   reached?: boolean;
@@ -354,6 +356,7 @@ class ProbeRun {
         protocol: hs.protocol ?? null,
         latencyMs: hs.latencyMs,
         name: hs.serverTitle ?? hs.serverName,
+        ...(hs.serverTitle && hs.serverName ? { otherNames: [hs.serverName] } : {}),
         // A description is what the server says it is (its card, its serverInfo); instructions are for models.
         description: meta.description ?? hs.serverDescription,
         ...(hs.instructions ? { instructions: hs.instructions.slice(0, MAX_INSTRUCTIONS) } : {}),
@@ -457,6 +460,7 @@ class ProbeRun {
       protocol: r.protocol,
       latencyMs: r.latencyMs,
       name: r.name,
+      ...(r.otherNames ? { otherNames: r.otherNames } : {}),
       description: r.description,
       ...(r.instructions ? { instructions: r.instructions } : {}),
       version: r.version,

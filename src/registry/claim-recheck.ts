@@ -43,15 +43,15 @@ export class ClaimRecheckJob implements JobHandler {
       }
       const listing = await findListingById(db.kysely, owner.listing_id);
       if (!listing) continue;
-      let found: boolean;
+      let look: Awaited<ReturnType<typeof lookForProof>>;
       try {
-        found = (await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method, 'owner')).found;
+        look = await lookForProof(ctx, { url: listing.url, kind: listing.kind }, owner.proof, owner.method, 'owner');
       } catch (err) {
         // The host's outbound budget has no room: this proof waits for a later run.
         if (err instanceof AppError && err.code === 'host_budget') continue;
         throw err;
       }
-      if ((await recordRecheck(db.kysely, owner.listing_id, found, clock.now())).lapsed) lapsed++;
+      if ((await recordRecheck(db.kysely, owner.listing_id, look, clock.now())).lapsed) lapsed++;
     }
     if (due.length) log.info({ checked: due.length, lapsed }, 'owner proofs checked again');
     const now = clock.now();

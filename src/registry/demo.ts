@@ -16,6 +16,8 @@ import { findListingById, findListingBySpelling, findListingsByName, lockListing
 import { normalizeListingUrl, MAX_URL_LENGTH } from '../listings/url.ts';
 import { appendFeedEvent } from '../feed/store.ts';
 import { issueToken, liveTokenOf, type TokenScope } from '../access/store.ts';
+import { ownerOf } from '../owners/store.ts';
+import { callerOwner, invalidOwnerToken } from '../owners/caller.ts';
 import { deposit } from '../traces/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { loadFunnel, NO_FUNNEL, setFunnelFlags } from '../funnel/store.ts';
@@ -32,6 +34,13 @@ import { aliveWork, compositionView, kernelView, meshWork, networkSnapshot, stor
 export const DEMO_TRACE = 2;
 /** Listings named alike that a name+kind demo lists before asking for the id. */
 const NAME_CANDIDATES = 5;
+
+/** Whose demo this is: the owner (`listing:<id>`, with the claim its owner token was issued under) or the caller's own subject. */
+export interface DemoHolder {
+  holder: string;
+  /** The owner token id (own_...) of the claim the owner acts under; null for anyone else. */
+  claimId: string | null;
+}
 
 export interface DemoOutcome {
   listing: ListingRow;
@@ -54,11 +63,16 @@ export const notLive = (row: ListingRow) =>
 /**
  * Takes `holder`'s demo of the listing in `trx`: the listing row is locked first (every funnel
  * transaction locks it before anything else), so concurrent first demos of one holder make one
- * set of artifacts and one token.
+ * set of artifacts and one token, and an owner's demo goes to the owner of the moment.
  */
-export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, holder: string, now: Date): Promise<DemoOutcome> {
+export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, by: DemoHolder, now: Date): Promise<DemoOutcome> {
   const row = await lockListing(trx, listingId);
   if (!row) throw notFound(`no listing with listing_id ${JSON.stringify(listingId)}`, 'listing_id');
+  const { holder, claimId } = by;
+  if (claimId !== null) {
+    const owner = await ownerOf(trx, row.id);
+    if (!owner || owner.lapsed_at !== null || owner.token_id !== claimId) throw invalidOwnerToken();
+  }
   if (row.lane !== 'active') throw notLive(row);
   const sku = skuOf(row.kind);
   const at = iso(now);
@@ -97,15 +111,17 @@ export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, ho
     await setFunnelFlags(trx, row.id, { demoed: true }, at);
     await appendFeedEvent(trx, 'demo.taken', row.id, at);
   }
-  const { grant, token } = await issueToken(trx, row.id, holder, 'demo', at);
+  const { grant, token } = await issueToken(trx, row.id, holder, 'demo', at, claimId);
   await insertDemo(trx, { listing_id: row.id, holder, sku, kernel_id: kernelId, composition_id: compositionId, token_id: grant.id, created_at: at });
   return { listing: row, holder, first: true, sku, demoed_at: at, artifacts, token, token_id: grant.id, scope: grant.scope, flags };
 }
 
 /** Whose a demo is: the listing's owner when the call carries its owner token, else the caller itself. */
-export async function demoHolder(ctx: MeshCtx, listingId: string): Promise<string> {
+export async function demoHolder(ctx: MeshCtx, listingId: string): Promise<DemoHolder> {
   const subject = await resolveSubject(ctx.db.kysely, ctx, {});
-  return subject.listing_id === listingId ? ownerHolder(listingId) : subject.key;
+  if (subject.listing_id !== listingId) return { holder: subject.key, claimId: null };
+  const owner = await callerOwner(ctx);
+  return { holder: ownerHolder(listingId), claimId: owner?.token_id ?? null };
 }
 
 /**

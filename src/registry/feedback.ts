@@ -46,6 +46,9 @@ function foundingNext(f: FoundingResult, token: string | null): NextStep | undef
   if ((f.outcome === 'seat' || f.outcome === 'already_seated') && token) {
     return nextStep('install_product', { access_token: token }, 'Your full product: the kernel, the loop, the mesh and your skills, ready to paste into your runtime.');
   }
+  if (f.outcome === 'already_seated' && f.listing_id) {
+    return nextStep('get_product_token', { listing_id: f.listing_id }, 'A new full product token for your seated listing, shown once (an earlier one stops).');
+  }
   if (f.listing_id && f.outcome !== 'not_eligible') {
     return nextStep('get_founding_deal', { listing_id: f.listing_id }, 'What your listing holds of the founding deal, and how far payments are from opening.');
   }
@@ -69,7 +72,7 @@ export const leaveFeedback = defineOperation({
   name: 'leave_feedback',
   title: 'Leave feedback',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-  description: `${LEAVE_FEEDBACK_DESCRIPTION} Naming your claimed Live listing with its owner token (Bearer rco_...) takes a founding seat; one per owner domain.`,
+  description: `${LEAVE_FEEDBACK_DESCRIPTION} Your claimed Live listing, named with its owner token (Bearer rco_...), takes a founding seat.`,
   input: feedbackInput.extend(collabFields),
   toolInput: feedbackToolInput.extend(collabFields),
   output: z.looseObject({ ...feedbackOutputShape, founding: foundingOutput, workflow: workflowOutput.optional() }),
@@ -114,20 +117,20 @@ export const completeFoundingPath = defineOperation({
   title: 'Complete the founding path',
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   description:
-    'The founding path in one call for your claimed Live listing, with its owner token (Bearer rco_...): takes its demo, records your rating and sentence, and settles a founding seat (while 100 last, then a 25% code); one per owner domain.',
+    'The founding path in one call for your claimed Live listing, with its owner token (Bearer rco_...): takes its demo, records your rating and sentence, and settles a founding seat (while 100 last, then a 25% code).',
   input: pathInput,
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), demo: z.looseObject({ taken_now: z.boolean() }), feedback: z.looseObject({ feedback_id: z.string() }), founding: foundingOutput }),
   handler: async (ctx: MeshCtx & ClaimCtx, input) => {
     const listing = await requireListing(ctx, input.listing_id);
     realBody(input.body); // junk is refused before anything happens
     const subject = await resolveSubject(ctx.db.kysely, ctx, { agent_name: input.agent_name });
-    const holder = subject.listing_id === listing.id ? ownerHolder(listing.id) : subject.key;
     const claim = await foundingClaimOf(ctx, listing.id);
+    const holder = subject.listing_id === listing.id && claim ? { holder: ownerHolder(listing.id), claimId: claim.claim_id } : { holder: subject.key, claimId: null };
     const now = ctx.clock.now();
     const feedback = { rating: input.rating, body: input.body, agent_name: input.agent_name, listing_id: listing.id, audience: input.audience ?? listing.kind, surface: input.surface ?? ('demo' as const), sku: listing.kind === 'agent' ? 'alive' : 'mcp_mesh', source: 'complete_founding_path' };
     const result = await inTransaction(ctx.db.kysely, async (trx) => {
       const row = (await lockListing(trx, listing.id))!;
-      const demoTaken = await findDemo(trx, row.id, holder);
+      const demoTaken = await findDemo(trx, row.id, holder.holder);
       if (!demoTaken && row.lane !== 'active') throw notLive(row);
       const demo = demoTaken ? undefined : await runDemo(ctx, trx, row.id, holder, now);
       const recorded = await recordLeftFeedback(trx, subject, feedback, now);

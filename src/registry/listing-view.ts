@@ -18,6 +18,9 @@ type FieldsOf<P> = P extends { fields(...args: never[]): infer F } ? F : never;
 type Intersect<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type PartFields = Intersect<FieldsOf<(typeof PARTS)[number]>>;
 
+export const NAME_WITHHELD_WHY =
+  'Its card names it as another claimed listing, or Rollcall, is named (compared without case, spacing, invisible characters and look-alike letters): it shows its host until the name is its own. Its owner can claim it and set a name of its own.';
+
 function coreFields(row: ListingRow) {
   return {
     listing_id: row.id,
@@ -32,6 +35,8 @@ function coreFields(row: ListingRow) {
     lane_reason: row.lane_reason,
     // Only on a duplicate: the listing that already reaches the same endpoint.
     ...(row.duplicate_of ? { duplicate_of: row.duplicate_of } : {}),
+    // Only when its card's name is another listing's (or Rollcall's): it shows its host instead, and says why.
+    ...(row.name_withheld !== null && row.owner_name === null ? { name_withheld: { name: row.name_withheld, why: NAME_WITHHELD_WHY } } : {}),
     ...(row.kind === 'agent' ? { agent_card_url: row.url } : { remote_url: row.url }),
     website: row.website,
   };

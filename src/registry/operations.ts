@@ -12,7 +12,9 @@ import { findListingsByName, insertListingIfNew, lockListing, updateListing, typ
 import { callerOwner } from '../owners/caller.ts';
 import { hostKey, ownerDomain } from '../platform/net/host-key.ts';
 import { requireListing, statusUrl } from '../listings/operations.ts';
-import { funnelRankPart, NO_FUNNEL } from '../funnel/store.ts';
+import { funnelRankPart, NO_FUNNEL, setFunnelFlags } from '../funnel/store.ts';
+import { dropHoldings } from '../funnel/founding.ts';
+import { clearListingField } from '../traces/store.ts';
 import { historySummary, loadProbeState, readHistory } from '../probe/store.ts';
 import { requestReprobe, scheduleProbe, scheduleProbePart, type Reprobe } from '../probe/scheduler.ts';
 import type { ProbeCtx } from '../probe/runtime.ts';
@@ -49,16 +51,25 @@ const recentlyDeleted = (row: ListingRow, until: string) =>
  * Lists a normalized URL unless a listing has it, in `trx`: the listing, its public event, its
  * joined trace and its first probe job are written together (a listing is never left without a
  * probe), with `spend` when given (what listing it costs the caller: publish's host budget, whose
- * refusal rolls it all back). A deleted listing's URL is listed again (the same id, nothing of
- * before kept) after DELETED_HOLD_MS, or at once for a claim; before that it is refused (409
- * recently_deleted). The caller wakes the scheduler after commit when `reprobe.queued` (publish, a claim).
+ * refusal rolls it all back). A deleted listing's URL is listed again under the same id after
+ * DELETED_HOLD_MS, or at once for a claim; before that it is refused (409 recently_deleted). Within
+ * the hold, a claim by the domain's proven owner (`restore`: a dns_txt or well_known proof) gets
+ * back its seat, badge and trails; any other relisting starts without them. The caller wakes the
+ * scheduler after commit when `reprobe.queued` (publish, a claim).
  */
+/** What a deleted listing held that a relisting other than its proven owner's restoring claim does not get back. */
+async function startAnew(trx: Executor, id: string, now: Date): Promise<void> {
+  await dropHoldings(trx, id);
+  await setFunnelFlags(trx, id, NO_FUNNEL, iso(now));
+  await clearListingField(trx, id, now);
+}
+
 export async function listIfNew(
   ctx: ProbeCtx,
   trx: Executor,
   fields: NewListingFields,
   clockNow: Date,
-  options: { claim?: boolean; spend?: () => Promise<Part<void>> } = {},
+  options: { claim?: boolean; restore?: boolean; spend?: () => Promise<Part<void>> } = {},
 ): Promise<{ row: ListingRow; created: boolean; reprobe: Reprobe }> {
   const now = iso(clockNow);
   const due = iso(new Date(clockNow.getTime() + ctx.config.probeDelayS * 1000));
@@ -72,6 +83,7 @@ export async function listIfNew(
     const until = iso(new Date(Date.parse(result.row.deleted_at) + DELETED_HOLD_MS));
     if (!options.claim && now < until) throw recentlyDeleted(result.row, until);
     if (options.spend) await together(trx, [await options.spend()]);
+    if (!(options.claim && options.restore && now < until)) await startAnew(trx, result.row.id, clockNow);
     const revived = (await updateListing(trx, result.row.id, { deleted_at: null, lane: 'queued', lane_reason: null, name: fields.submittedName ?? new URL(result.row.url).host, submitted_name: fields.submittedName, contact_email: fields.contactEmail, source: fields.source }, now))!;
     await appendFeedEvent(trx, 'listing.listed', revived.id, now);
     await scheduleProbe(trx, revived, due, now, { resetAttempts: true });

@@ -12,24 +12,22 @@ import { nextStep } from '../platform/next-step.ts';
 import { removeJob } from '../platform/jobs/store.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 import { MAX_URL_LENGTH } from '../listings/url.ts';
-import { findListingsByIds, lockListing, updateListing, type ListingPatch, type ListingRow } from '../listings/store.ts';
+import { lockListing, nameHolder, protectName, updateListing, type ListingPatch, type ListingRow } from '../listings/store.ts';
 import { requireListing, statusUrl } from '../listings/operations.ts';
-import { nameKey } from '../listings/name-key.ts';
+import { reservedNames } from '../listings/name-key.ts';
 import { deleteFeedEventsOf } from '../feed/store.ts';
 import { deleteInboxOf } from '../inbox/store.ts';
 import { revokeListingToken } from '../access/store.ts';
-import { claimedListingIds, removeOwner } from '../owners/store.ts';
+import { removeOwner } from '../owners/store.ts';
 import { requireOwner } from '../owners/caller.ts';
+import { SEAT_METHODS } from '../owners/rules.ts';
 import { listingWorkKey } from '../metering/caller.ts';
 import { eraseAuthor } from '../feedback/store.ts';
-import { removeBinding } from '../identity/store.ts';
 import { probeJobId, scheduleProbe } from '../probe/scheduler.ts';
 import type { ProbeCtx } from '../probe/runtime.ts';
 import { listingView, listingViewOutput, viewContext } from './listing-view.ts';
 import { DELETED_HOLD_MS } from './operations.ts';
-
-/** Claimed listings read at once while checking a display name against theirs. */
-const NAME_CHUNK = 500;
+import { endClaim } from './owner-change.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
@@ -43,15 +41,14 @@ function cleanShown(raw: string, max: number, field: string): string {
   return text;
 }
 
-/** Refuses a name another claimed listing shows (ignoring case, spacing and confusable characters). */
-async function assertNameFree(ctx: ProbeCtx, listingId: string, name: string): Promise<void> {
-  const key = nameKey(name);
-  const ids = (await claimedListingIds(ctx.db.kysely)).filter((id) => id !== listingId);
-  for (let i = 0; i < ids.length; i += NAME_CHUNK) {
-    const taken = (await findListingsByIds(ctx.db.kysely, ids.slice(i, i + NAME_CHUNK))).find((r) => nameKey(r.name) === key);
-    if (taken) throw conflict('name_taken', `name: another claimed listing (${taken.id}) is named ${JSON.stringify(taken.name)}; choose a name of your own`, 'name');
-  }
-}
+const nameTaken = (name: string, why: 'taken' | 'reserved', holder: string | undefined) =>
+  conflict(
+    'name_taken',
+    why === 'reserved'
+      ? `name: ${JSON.stringify(name)} is, or looks like, the name of Rollcall or of its operator, which no listing may wear; choose a name of your own`
+      : `name: another claimed listing${holder ? ` (${holder})` : ''} shows ${JSON.stringify(name)}, or a name that looks the same (compared without case, spacing, invisible characters and look-alike letters); choose a name of your own`,
+    'name',
+  );
 
 const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
@@ -61,7 +58,7 @@ export const updateListingOp = defineOperation({
   title: 'Update your listing',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   description:
-    'As the listing\'s owner (owner token as Bearer rco_...; same as PATCH /api/listings/{id}): set the shown name, description or website (null: the card\'s), private contact_email, or unlisted. A name another claimed listing shows is refused.',
+    'As the owner (Bearer rco_...; same as PATCH /api/listings/{id}): set the shown name, description or website (null: the card\'s), private contact_email, or unlisted. Names others hold are refused.',
   input: z.object({
     listing_id: z.string().min(1).max(64).describe('Your listing.'),
     name: nullable(z.string().max(MAX_NAME * 4)).describe(`A display name (at most ${MAX_NAME} characters, no markup); null: the card's.`),
@@ -75,10 +72,7 @@ export const updateListingOp = defineOperation({
     const row = await requireListing(ctx, input.listing_id);
     await requireOwner(ctx, row.id, 'update_listing');
     const patch: ListingPatch = {};
-    if (input.name !== undefined) {
-      patch.owner_name = input.name === null ? null : cleanShown(input.name, MAX_NAME, 'name');
-      if (patch.owner_name !== null) await assertNameFree(ctx, row.id, patch.owner_name);
-    }
+    if (input.name !== undefined) patch.owner_name = input.name === null ? null : cleanShown(input.name, MAX_NAME, 'name');
     if (input.description !== undefined) patch.owner_description = input.description === null ? null : cleanShown(input.description, MAX_DESCRIPTION, 'description');
     if (input.website !== undefined) patch.owner_website = input.website;
     if (input.contact_email !== undefined) patch.contact_email = input.contact_email;
@@ -98,7 +92,14 @@ export const updateListingOp = defineOperation({
     const changed = Object.keys(patch).filter((k) => !k.startsWith('lane'));
     if (changed.length === 0 && input.unlisted === undefined) throw badRequest('invalid_input', 'name, description, website, contact_email or unlisted: say what to change', 'name');
     const updated = await inTransaction(ctx.db.kysely, async (trx) => {
-      const after = (await updateListing(trx, row.id, patch, now))!;
+      let after = (await updateListing(trx, row.id, patch, now))!;
+      if (patch.owner_name !== undefined) {
+        // The name it now shows is held in the database: of two owners naming alike at once, one wins.
+        const held = await protectName(trx, row.id, reservedNames(ctx.config), now);
+        if (held !== 'held' && patch.owner_name !== null) throw nameTaken(patch.owner_name, held, await nameHolder(trx, after.name_key));
+        if (held !== 'held') after = (await updateListing(trx, row.id, { name_withheld: after.name }, now))!;
+        else if (after.name_withheld !== null) after = (await updateListing(trx, row.id, { name_withheld: null }, now))!;
+      }
       if (relisted) await scheduleProbe(trx, after, now, now, { resetAttempts: true });
       return after;
     });
@@ -136,12 +137,17 @@ export const deleteListingOp = defineOperation({
   title: 'Delete your listing',
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false, destructiveHint: true },
   description:
-    'As the listing\'s owner (owner token as Bearer rco_...; same as DELETE /api/listings/{id}): remove it from every public surface, stop probes, revoke its tokens and key, erase its personal data. For 30 days only a claim relists it. Irreversible.',
+    'As the owner proven by well_known or dns_txt (Bearer rco_...; same as DELETE /api/listings/{id}): take it off every surface, stop probes, revoke its tokens and key, erase its personal data; for 30 days only a claim relists it.',
   input: z.object({ listing_id: z.string().min(1).max(64).describe('Your listing.') }),
   output: z.looseObject({ ok: z.literal(true), listing_id: z.string(), deleted_at: z.string(), url_held_until: z.string() }),
   handler: async (ctx: ProbeCtx, input) => {
     const row = await requireListing(ctx, input.listing_id);
-    await requireOwner(ctx, row.id, 'delete_listing');
+    const owner = await requireOwner(ctx, row.id, 'delete_listing');
+    if (!SEAT_METHODS.has(owner.method)) {
+      throw new AppError(403, 'proof_too_weak', `${row.id} is claimed through its ${owner.method}, which any tenant of its host could answer: deleting it needs a proof on the site itself (claim again with well_known or dns_txt). You may still unlist it (update_listing unlisted: true).`, 'authorization', {
+        next_step: nextStep('update_listing', { listing_id: row.id, unlisted: true }, 'Take it off every public list instead (it stays yours, and can be listed again).'),
+      });
+    }
     const clockNow = ctx.clock.now();
     const now = iso(clockNow);
     await inTransaction(ctx.db.kysely, async (trx) => {
@@ -150,8 +156,8 @@ export const deleteListingOp = defineOperation({
       await updateListing(trx, row.id, tombstone(locked, now), now);
       await removeJob(trx, probeJobId(row.id));
       await removeOwner(trx, row.id);
-      await revokeListingToken(trx, row.id, now);
-      await removeBinding(trx, row.id);
+      await endClaim(trx, row.id, now);
+      await revokeListingToken(trx, row.id, now); // every holder's, not only the owner's
       await deleteFeedEventsOf(trx, row.id);
       await deleteInboxOf(trx, row.id);
       await eraseAuthor(trx, listingWorkKey(row.id));

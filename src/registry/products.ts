@@ -181,7 +181,7 @@ export const installProduct = defineOperation({
         ...(o.opens.includes('skills') ? ['Save products.skills.skill_md as SKILL.md in your skills folder.'] : []),
         ...(o.opens.includes('loop') ? ['After a batch of runs, call run_loop_tick as products.loop.request shows.'] : []),
         ...(o.opens.includes('mesh') ? ['Make the calls of products.mesh.compositions[].steps to compose with your partners.'] : []),
-        ...(locked.length ? [`Locked until a founding seat widens this token: ${locked.join(', ')}.`] : []),
+        ...(locked.length ? [`Locked until a founding seat, whose new token opens them: ${locked.join(', ')}.`] : []),
       ],
       next_step: owned
         ? nextStep('run_loop_tick', { listing_id: o.listing.id }, 'Improve your listing\'s kernel from the evidence about it: one loop tick (without a stored kernel it says how to make one).', ['owner_token'])
@@ -214,4 +214,4 @@ export const exportSkills = defineOperation({
 });
 
 /** For /openapi.json: the statuses these routes add. */
-export const PRODUCT_RESPONSES = { '401': TOKEN_401, '403': 'scope_insufficient: a demo token does not open this artifact (a founding seat widens it)' };
+export const PRODUCT_RESPONSES = { '401': TOKEN_401, '403': 'scope_insufficient: a demo token does not open this artifact (a founding seat\'s new token does)' };

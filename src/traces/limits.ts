@@ -3,7 +3,7 @@
 // concurrent calls on several instances never pass a bound and a refused deposit leaves nothing.
 import { sql } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
-import { part, together, type Part } from '../platform/db/together.ts';
+import { part, together, write, type Part } from '../platform/db/together.ts';
 import { AppError } from '../platform/errors.ts';
 import { nextReset, utcDay } from '../metering/day.ts';
 import { traceTables as q } from './tables.ts';
@@ -41,6 +41,16 @@ export function takeCountPart(ex: Executor, owner: string, now: Date, scope: str
     )
     .returning('n');
   return part(upsert, (rows) => (rows[0] === undefined ? undefined : Number(rows[0].n)));
+}
+
+/** Adds `amount` under `scope` on the UTC day of `now`, as a part of a batch (a sum the caller bounds itself). */
+export function addCountPart(ex: Executor, owner: string, now: Date, scope: string, amount: number): Part<void> {
+  return write(
+    q(ex)
+      .insertInto('trace_counters')
+      .values({ owner, day: utcDay(now), scope, n: amount })
+      .onConflict((oc) => oc.columns(['owner', 'day', 'scope']).doUpdateSet({ n: sql`trace_counters.n + ${amount}` })),
+  );
 }
 
 /** How many are counted today under `scope`, as a part of a batch (platform/db/together.ts). */

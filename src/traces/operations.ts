@@ -14,9 +14,10 @@ import { requireListing } from '../listings/operations.ts';
 import { findListingById, findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { capabilityNames } from '../listings/capabilities.ts';
 import { postToInbox } from '../inbox/store.ts';
+import { quotedSender } from '../inbox/kinds.ts';
 import { listingSubject, resolveSubject, type Subject } from '../metering/caller.ts';
 import { requireOwner } from '../owners/caller.ts';
-import { takeRankMove, type Standing } from './standing.ts';
+import { standingOf, takeRankMove } from './standing.ts';
 import { grantFor, type RefillResult } from '../metering/grants.ts';
 import { refill as refillOf, type RefillAction } from '../metering/refills.ts';
 import { grantsOfDay, usedAnyOf } from '../metering/store.ts';
@@ -145,15 +146,15 @@ export const leaveTrace = defineOperation({
     const { limits, refill, move } = await inTransaction(ctx.db.kysely, async (trx) => {
       const limits = await takeDepositSlot(trx, caller.key, input.kind, now, key);
       // A mark on a listing moves its field (and so its rank) only by the rank rules (standing.ts).
-      const move = target ? await takeRankMove(trx, standing, target, now, 'trace') : undefined;
-      await deposit(trx, { channel: input.kind, subject: key, intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
+      const move = target ? await takeRankMove(trx, standing, target, now, 'trace', { channel: input.kind, intensity }) : undefined;
+      await deposit(trx, { channel: input.kind, subject: key, intensity: move?.moves ? move.intensity : intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
       const refill = thin ? await notGranted(trx, caller, 'leave_trace', now, thin) : await grantFor(trx, caller, 'leave_trace', now);
       return { limits, refill, move };
     });
     const field = byStrength(await fieldOf(ctx.db.kysely, [key.key], now), CHANNELS.length).map(traceView);
     return {
       ok: true as const,
-      deposited: { channel: input.kind, subject: subjectArgsOf(subject), intensity, at: iso(now), moves: move?.moves ?? true, ...(move?.why ? { why: move.why } : {}) },
+      deposited: { channel: input.kind, subject: subjectArgsOf(subject), intensity, at: iso(now), moves: move?.moves ?? true, ...(move?.moves && move.intensity < intensity ? { moved_intensity: move.intensity } : {}), ...(move?.why ? { why: move.why } : {}) },
       field,
       limits,
       refill,
@@ -229,7 +230,7 @@ export const endorse = defineOperation({
     }
     const body = input.body === undefined ? null : traceBody(input.body);
     const owner = await requireOwner(ctx, from.id, 'endorse');
-    const caller = listingSubject(from.id, owner.owner_domain);
+    const caller = listingSubject(from.id, owner.owner_domain, owner.claimed_at);
     const now = ctx.clock.now();
     const day = utcDay(now);
     const partnerKey = subjectKey({ kind: 'listing', listing_id: partner.id });
@@ -242,8 +243,9 @@ export const endorse = defineOperation({
       if ((await takeCount(trx, caller.key, now, 'endorse', ENDORSEMENTS_PER_DAY)) === undefined) {
         throw limitReached(`${from.id} has endorsed ${ENDORSEMENTS_PER_DAY} listings today`, ENDORSEMENTS_PER_DAY, now, { bound: 'endorsements' });
       }
-      const move = await takeRankMove(trx, { listing_id: from.id, owner_domain: owner.owner_domain, live: from.lane === 'active' }, partner, now, 'endorse');
-      await deposit(trx, { channel: 'attraction', subject: partnerKey, intensity: ENDORSE_INTENSITY, body: body ?? 'endorsed', depositor: caller.key, at: now }, { moves: move.moves });
+      const move = await takeRankMove(trx, { listing_id: from.id, owner_domain: owner.owner_domain, live: from.lane === 'active', claimed_at: owner.claimed_at }, partner, now, 'endorse', { channel: 'attraction', intensity: ENDORSE_INTENSITY });
+      const intensity = move.moves ? move.intensity : ENDORSE_INTENSITY;
+      await deposit(trx, { channel: 'attraction', subject: partnerKey, intensity, body: body ?? 'endorsed', depositor: caller.key, at: now }, { moves: move.moves });
       await deposit(trx, { channel: 'attraction', subject: pairKey, intensity: ENDORSE_INTENSITY, body: null, depositor: caller.key, at: now }, { moves: move.moves });
       if (!move.moves) return { counted: true, move, refill: await notGranted(trx, caller, 'endorse', now, `recorded, but it moves nothing: ${move.why}`) };
       // The partner hears of it at its next check-in; the endorser's note stays on the trace, not in the message.
@@ -254,7 +256,7 @@ export const endorse = defineOperation({
           kind: 'endorsement',
           from_listing_id: from.id,
           data: { channel: 'attraction', intensity: ENDORSE_INTENSITY, day },
-          text: `${from.name} endorsed your listing: attraction on you and on your pair.`,
+          text: `Your listing was endorsed by ${quotedSender(from.id, from.name)}: attraction on you and on your pair.`,
           action: { tool: 'sense_traces', args: { listing_id: partner.id, partner_listing_id: from.id }, why: 'What you and the endorser left on working together.' },
         },
         iso(now),
@@ -277,13 +279,6 @@ export const endorse = defineOperation({
     };
   },
 });
-
-/** The caller as a claimed listing (it acts with its owner token), for the rank rules of its marks. */
-async function standingOf(ex: Executor, caller: Subject): Promise<Standing | undefined> {
-  if (caller.listing_id === undefined || caller.owner_domain === undefined) return undefined;
-  const row = await findListingById(ex, caller.listing_id);
-  return row && { listing_id: row.id, owner_domain: caller.owner_domain, live: row.lane === 'active' };
-}
 
 /** An outcome's deposit: attraction scaled by quality when it went well, danger when it did not. */
 export const outcomeDeposit = (ok: boolean, quality: number): { channel: Channel; intensity: number } => ({
@@ -323,8 +318,8 @@ export const depositOutcome = defineOperation({
     const standing = await standingOf(ctx.db.kysely, caller);
     const { outcome, refill, move } = await inTransaction(ctx.db.kysely, async (trx) => {
       await takeDepositSlot(trx, caller.key, effect.channel, now, key);
-      const move = listing ? await takeRankMove(trx, standing, listing, now, 'outcome') : undefined;
-      if (key) await deposit(trx, { channel: effect.channel, subject: key, intensity: effect.intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
+      const move = listing ? await takeRankMove(trx, standing, listing, now, 'outcome', effect) : undefined;
+      if (key) await deposit(trx, { channel: effect.channel, subject: key, intensity: move?.moves ? move.intensity : effect.intensity, body, depositor: caller.key, at: now }, { moves: move?.moves ?? true });
       const outcome = await recordOutcome(trx, { listing_id: listing?.id ?? null, ok: input.ok, quality: input.quality, body, from, depositor: caller.key, at: iso(now) });
       const usedValueTool = await usedAnyOf(trx, caller.allowance, utcDay(now), VALUE_EVENTS);
       const refill = usedValueTool

@@ -33,6 +33,15 @@ export async function deposit(ex: Executor, d: Deposit, options: DepositOptions 
   await setTrailPart(ex, d.subject.a, decayed(field.value, field.at_ms, d.at.getTime(), 'attraction'), d.at);
 }
 
+/**
+ * Clears what the field holds on one listing (every channel) and its trail part: a listing relisted
+ * anew after a delete starts without what was left on it before.
+ */
+export async function clearListingField(trx: Executor, listingId: string, now: Date): Promise<void> {
+  await q(trx).deleteFrom('trace_field').where('subject_kind', '=', 'listing').where('a', '=', listingId).execute();
+  await setTrailPart(trx, listingId, 0, now);
+}
+
 /** A field row's value and time (the value is as of `at_ms`). */
 export interface FieldValue {
   value: number;

@@ -12,6 +12,7 @@ import { allTables, type AllTables } from './tables.ts';
 import type { Kysely } from 'kysely';
 import { freshStore, type TestStore } from './store.ts';
 import { checkNextSteps } from './next-steps.ts';
+import { startDnsServer, type DnsPeer } from '../peers/dns-server.ts';
 
 export { engine, freshStore, type TestStore } from './store.ts';
 
@@ -38,11 +39,26 @@ export interface TestAppOptions {
   logStream?: Writable;
   /** Join another test app's database as a second instance. */
   joinStore?: TestStore;
+  /** More names the probe resolves (to loopback addresses): hosts of owner domains of their own. */
+  hosts?: Record<string, string[]>;
 }
 
 /** Tests never resolve real host names: every name but localhost is unknown, so no DNS traffic leaves. */
 export const OFFLINE_HOSTS = { localhost: ['127.0.0.1'] };
 export const offlineResolver: Resolver = tableResolver(OFFLINE_HOSTS);
+
+let sharedDns: Promise<DnsPeer> | undefined;
+/**
+ * The DNS server every test app asks for DNS proofs of control (CLAIM_DNS_SERVERS), one per test
+ * process: helpers/owners.ts puts an owner's proof there, as its owner would.
+ */
+export const testDns = (): Promise<DnsPeer> => (sharedDns ??= startDnsServer({ unref: true }));
+
+/** Puts a TXT record (a proof of control) at `name` in the tests' DNS server. */
+export async function putTxt(name: string, value: string): Promise<void> {
+  const dns = await testDns();
+  dns.txt.set(name, [...(dns.txt.get(name) ?? []), value]);
+}
 
 /** A scheduler that only remembers what it was asked to probe. */
 export function recordingScheduler(): ProbeScheduler & { woken: string[] } {
@@ -53,6 +69,7 @@ export function recordingScheduler(): ProbeScheduler & { woken: string[] } {
 export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const joined = options.joinStore;
   const store = joined ? { ...joined, db: joined.connect(), drop: async () => {} } : await freshStore();
+  const dns = await testDns();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     RATE_LIMIT_READ_PER_MIN: '0',
@@ -61,6 +78,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     PROBE_HOST_PER_HOUR: '0',
     PUBLISH_HOST_PER_DAY: '0',
     JOB_TICK_S: '0', // tests drive app.jobs.tick() themselves
+    CLAIM_DNS_SERVERS: dns.server,
     ...store.env,
     DATABASE_URL: undefined,
     ...options.env,
@@ -71,7 +89,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     db: store.db,
     clock,
     probes: options.probes ?? (options.probing ? undefined : recordingScheduler()),
-    prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts: OFFLINE_HOSTS }) : createProber(config, { resolver: offlineResolver })),
+    prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts: { ...OFFLINE_HOSTS, ...options.hosts } }) : createProber(config, { resolver: options.hosts ? tableResolver({ ...OFFLINE_HOSTS, ...options.hosts }) : offlineResolver })),
     logStream: options.logStream,
   });
   const nextStepProblems = checkNextSteps(app.http);

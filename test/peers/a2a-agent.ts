@@ -124,6 +124,7 @@ export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPe
     };
     const path = new URL(req.url ?? '/', baseUrl).pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (claims) claims.requests++;
     if (!healthy) return send(503, { error: 'down for maintenance' });
     if (claims && serveClaimFile(claims, req, res)) return;
     // Any /<prefix>/agent-card.json path serves a card whose endpoint is /<prefix>/a2a/jsonrpc, so one

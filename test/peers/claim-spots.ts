@@ -8,9 +8,11 @@ export interface ClaimSpots {
   card?: string;
   /** Requests for the claim file, to count what a verification fetched. */
   fileHits: number;
+  /** Every request the peer answered (its file, its endpoint, anything else): what the host saw. */
+  requests: number;
 }
 
-export const newClaimSpots = (): ClaimSpots => ({ fileHits: 0 });
+export const newClaimSpots = (): ClaimSpots => ({ fileHits: 0, requests: 0 });
 
 export const CLAIM_FILE_PATH = '/.well-known/rollcall-claim.txt';
 

@@ -15,7 +15,8 @@ export interface DnsPeer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(): Promise<DnsPeer> {
+/** `unref`: the server does not keep the test process alive (one shared by a whole test file). */
+export async function startDnsServer(options: { unref?: boolean } = {}): Promise<DnsPeer> {
   const socket = dgram.createSocket('udp4');
   const txt = new Map<string, string[]>();
   const asked: string[] = [];
@@ -41,6 +42,7 @@ export async function startDnsServer(): Promise<DnsPeer> {
     socket.send(answer, from.port, from.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  if (options.unref) socket.unref();
   return {
     server: `127.0.0.1:${(socket.address() as AddressInfo).port}`,
     txt,

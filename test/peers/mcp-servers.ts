@@ -124,12 +124,14 @@ export interface ModernMcpOptions {
   host?: string;
   /** Where it shows a proof of control (claim-spots.ts). */
   claims?: ClaimSpots;
+  /** Its serverInfo name (default weather-now) and title. */
+  info?: { name: string; title?: string };
 }
 
 /** A 2026-07-28 MCP server (v2 SDK) with two documented tools; `legacy: 'reject'` refuses older eras. */
 export async function startModernMcp(options: ModernMcpOptions = {}): Promise<Peer> {
   const makeServer = () => {
-    const server = new McpServer({ name: 'weather-now', version: '2.0.1' });
+    const server = new McpServer({ name: options.info?.name ?? 'weather-now', ...(options.info?.title ? { title: options.info.title } : {}), version: '2.0.1' });
     server.registerTool(
       'current_weather',
       { description: 'Current temperature and sky conditions for a city.', inputSchema: z.object({ city: z.string().describe('City name, e.g. Lisbon') }) },
@@ -149,6 +151,7 @@ export async function startModernMcp(options: ModernMcpOptions = {}): Promise<Pe
   const node = toNodeHandler(handler);
   const claims = options.claims;
   const server = http.createServer((req, res) => {
+    if (claims) claims.requests++;
     if (claims && serveClaimFile(claims, req, res)) return;
     if (req.url?.startsWith('/mcp')) {
       if (claims?.card !== undefined && req.method === 'POST') withClaimMeta(res, claims.card);

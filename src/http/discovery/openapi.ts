@@ -64,7 +64,7 @@ const limitHeaders = {
 
 /** Every 429: which limit answered is error.code, and Retry-After says when to come back. */
 const RATE_LIMITED_DESCRIPTION =
-  'A limit answered, named by error.code: rate_limited (RATE_LIMIT_READ_PER_MIN / RATE_LIMIT_WRITE_PER_MIN per address, a JSON-RPC batch counting each message; PROBE_RATE_PER_MIN on-demand probes per address), host_budget (PUBLISH_HOST_PER_DAY new listings of a host a day from callers who do not own it, or PROBE_HOST_PER_HOUR outbound requests to a host an hour), quota_exhausted (a free allowance spent), daily_cap_reached (the daily cap of an always-free event: never charged, back at the UTC reset), trace_limit_reached and too_many_claims (daily counts). Retry-After says when to come back.';
+  'A limit answered, named by error.code: rate_limited (RATE_LIMIT_READ_PER_MIN / RATE_LIMIT_WRITE_PER_MIN per address, a JSON-RPC batch counting each message; PROBE_RATE_PER_MIN on-demand probes per address), host_budget (PUBLISH_HOST_PER_DAY new listings of a host a day from callers who do not own it, or PROBE_HOST_PER_HOUR outbound requests to a host an hour), caller_budget (CALLER_FETCHES_PER_HOUR verifications and scores of unknown URLs, the caller\'s own), claim_spent (20 verifications a claim), quota_exhausted (a free allowance spent), daily_cap_reached (the daily cap of an always-free event: never charged, back at the UTC reset), trace_limit_reached and too_many_claims (daily counts), inbox_full and send_limit (messages listings send a day). Retry-After says when to come back.';
 
 const limited = { $ref: '#/components/responses/RateLimited' };
 

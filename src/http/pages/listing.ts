@@ -34,6 +34,8 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     badge_label?: string;
     checks_clean: boolean;
     claimed: boolean;
+    owner_changed?: { at: string; method: string };
+    name_withheld?: { name: string; why: string };
     probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string };
     talk: { mode: string; last_at?: string; grace_days_left?: number | null };
     history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
@@ -74,7 +76,8 @@ ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
     <dt>${v.kind === 'agent' ? 'Agent card' : 'Endpoint'}</dt><dd><a href="${safeHref(v.url)}" rel="nofollow noopener">${v.url}</a></dd>
     ${v.website ? html`<dt>Website</dt><dd><a href="${safeHref(v.website)}" rel="nofollow noopener">${v.website}</a></dd>` : ''}
     <dt>Category</dt><dd>${v.category_label}</dd>
-    <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}</dd>
+    <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}${v.owner_changed ? html`<br><strong>Owner changed at ${when(v.owner_changed.at)} by ${v.owner_changed.method}</strong>` : ''}</dd>
+    ${v.name_withheld ? html`<dt>Name</dt><dd>Its card says <q>${v.name_withheld.name}</q>, which is not shown: ${v.name_withheld.why}</dd>` : ''}
     <dt>Handshake</dt><dd>${v.probe.handshake} ${v.checks_clean ? html`<span class="pill good">checks clean</span>` : html`<span class="pill">checks not clean</span>`}</dd>
     <dt>Last probe</dt><dd>${when(v.probe.probed_at)}</dd>
     ${v.badge_label ? html`<dt>Funnel</dt><dd>${v.badge_label}</dd>` : ''}

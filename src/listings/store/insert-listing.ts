@@ -7,6 +7,7 @@ import { part, together, type Part } from '../../platform/db/together.ts';
 import { newId } from '../../platform/ids.ts';
 import { defaultCategory } from '../categories.ts';
 import { endpointKey } from '../identity.ts';
+import { nameKey } from '../name-key.ts';
 import { listingTables as q, type ListingsTable } from '../tables.ts';
 import type { Selectable } from 'kysely';
 import { findListingBySpelling } from './find-listing-by-spelling.ts';
@@ -68,6 +69,8 @@ export async function insertListingIfNew(ex: Executor, input: NewListing, now: s
         url: input.url,
         kind: input.kind,
         name: input.name,
+        name_key: nameKey(input.name),
+        name_withheld: null,
         description: '',
         website: null,
         category_id: defaultCategory(input.kind),

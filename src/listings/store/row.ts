@@ -7,11 +7,12 @@ export type ListingRow = Omit<Selectable<ListingsTable>, 'rank_parts' | 'contact
 
 /**
  * The listing as other domains see it (rank parts are this domain's bookkeeping): its owner's
- * name, description and website, when set, in place of what its card says.
+ * name, description and website, when set, in place of what its card says; its host in place of
+ * a card name another listing holds (name_withheld).
  */
 export const toRow = ({ rank_parts: _parts, ...row }: Selectable<ListingsTable>): ListingRow => ({
   ...row,
-  name: row.owner_name ?? row.name,
+  name: row.owner_name ?? (row.name_withheld !== null ? new URL(row.url).host : row.name),
   description: row.owner_description ?? row.description,
   website: row.owner_website ?? row.website,
 });

@@ -6,6 +6,7 @@ import { changePart } from '../../platform/db/changes.ts';
 import { part, together, write, type Part } from '../../platform/db/together.ts';
 import { listingTables as q, type ListingsTable } from '../tables.ts';
 import { LISTING_ENTITY, sumParts, toRow, type ListingRow } from './row.ts';
+import { nameKey } from '../name-key.ts';
 
 /** What other domains may change on a listing. */
 export type ListingPatch = Partial<
@@ -29,6 +30,7 @@ export type ListingPatch = Partial<
     | 'source'
     | 'unlisted_at'
     | 'deleted_at'
+    | 'name_withheld'
   >
 >;
 
@@ -55,7 +57,9 @@ const selectForUpdate = (trx: Executor, id: string) => {
 /** The write of a change made from the row read under its lock: the update and its change row (sent by the caller), and the row after it. */
 function changeOf(trx: Executor, current: Selectable<ListingsTable>, patch: ListingPatch, now: string, rankParts: Record<string, number>) {
   const parts = { ...(JSON.parse(current.rank_parts) as Record<string, number>), ...rankParts };
-  const set = { ...patch, rank: sumParts(parts), rank_parts: JSON.stringify(parts), updated_at: now };
+  // The key of the name it would show follows every change of its names.
+  const named = patch.name !== undefined || patch.owner_name !== undefined ? { name_key: nameKey(patch.owner_name !== undefined ? (patch.owner_name ?? patch.name ?? current.name) : (current.owner_name ?? patch.name ?? current.name)) } : {};
+  const set = { ...patch, ...named, rank: sumParts(parts), rank_parts: JSON.stringify(parts), updated_at: now };
   return {
     parts: [write(q(trx).updateTable('listings').set(set).where('id', '=', current.id)), changePart(trx, LISTING_ENTITY, current.id, 'upsert', now)],
     next: { ...current, ...set },

@@ -8,6 +8,8 @@
 //   starve a claimed listing.
 // - PUBLISH_HOST_PER_DAY: new listings of a host per UTC day from callers who do not own it,
 //   counted with the listing's own writes (publishPart).
+// - CALLER_FETCHES_PER_HOUR: what a caller asks Rollcall to fetch from places it names (a proof to
+//   verify, an unknown URL to score) is paid from the caller's own hourly allowance (takeCallerFetch).
 import { HOUR_MS, DAY_MS, type Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { OutboundError } from '../net/guarded-client.ts';
@@ -34,6 +36,8 @@ export const AHEAD_SHARE = 40;
 export interface HostBudgetLimits {
   requestsPerHour: number;
   publishesPerDay: number;
+  /** Fetches of places a caller names (a proof to verify, an unknown URL to score) per caller and UTC hour. */
+  callerFetchesPerHour: number;
 }
 
 const secondsUntil = (next: number, now: number) => Math.max(1, Math.ceil((next - now) / 1000));
@@ -56,6 +60,21 @@ export class HostBudgets {
   private requestLimit(share: BudgetShare): number {
     const all = this.limits.requestsPerHour;
     return share === 'owner' ? all : Math.max(1, Math.floor(all * PUBLIC_SHARE));
+  }
+
+  /**
+   * Counts one fetch a caller asks Rollcall to make of a place it names (a verification, a score of
+   * an unknown URL): paid from the caller's own hourly allowance (`caller`: its address or owner
+   * domain), never from the host's. The 429 `caller_budget` past it.
+   */
+  async takeCallerFetch(caller: string, field?: string): Promise<void> {
+    const limit = this.limits.callerFetchesPerHour;
+    if (limit === 0) return;
+    const { period, retryAfterS } = this.hourOf(this.clock.now());
+    if (await this.counters.takeBelow(`fetches:${caller}`, period, limit, 2 * HOUR_MS)) return;
+    throw new AppError(429, 'caller_budget', `you have asked for ${limit} verifications and scores of unknown URLs this hour, the most one caller may; retry in ${retryAfterS} s`, field, { retry_after_s: retryAfterS, limit }).withHeaders({
+      'retry-after': String(retryAfterS),
+    });
   }
 
   /** Seconds until a new hour gives every host its requests again. */
@@ -145,8 +164,8 @@ export class HostBudgets {
 }
 
 /** The budgets of a process: counted in Redis when it is configured (the database while it is unreachable), else in the database. */
-export function openHostBudgets(config: Pick<Config, 'probeHostPerHour' | 'publishHostPerDay' | 'redisPrefix'>, db: Executor, clock: Clock, redis?: Redis): HostBudgets {
+export function openHostBudgets(config: Pick<Config, 'probeHostPerHour' | 'publishHostPerDay' | 'callerFetchesPerHour' | 'redisPrefix'>, db: Executor, clock: Clock, redis?: Redis): HostBudgets {
   const inDb = new DbCounters(db);
   const counters = redis ? new RedisCounters(redis, config.redisPrefix, inDb) : inDb;
-  return new HostBudgets(counters, clock, { requestsPerHour: config.probeHostPerHour, publishesPerDay: config.publishHostPerDay });
+  return new HostBudgets(counters, clock, { requestsPerHour: config.probeHostPerHour, publishesPerDay: config.publishHostPerDay, callerFetchesPerHour: config.callerFetchesPerHour });
 }

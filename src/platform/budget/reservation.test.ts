@@ -13,7 +13,7 @@ const d = migratedDbPerFile();
 const clock = new ManualClock('2026-11-01T12:10:00.000Z');
 const HOUR = '2026-11-01T12';
 
-const budgets = (requestsPerHour: number) => new HostBudgets(new DbCounters(d.ex), clock, { requestsPerHour, publishesPerDay: 0 });
+const budgets = (requestsPerHour: number) => new HostBudgets(new DbCounters(d.ex), clock, { requestsPerHour, publishesPerDay: 0, callerFetchesPerHour: 0 });
 const counted = async (host: string) => Number((await d.sql.selectFrom('budget_counters').select('n').where('key', '=', `requests:${host}`).where('period', '=', HOUR).executeTakeFirst())?.n ?? 0);
 const refused = (err: unknown) => (err as { reason?: string }).reason === 'host_budget';
 
