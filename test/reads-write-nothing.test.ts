@@ -216,5 +216,7 @@ test(`30 GET /api/talk leave the change feed and the active ETag as they were ($
   assert.equal(await changes(), feed);
   assert.equal(afterReads.etag, beforeReads.etag);
   assert.equal(afterReads.woken, beforeReads.woken, 'no probe of a dormant listing');
-  assert.deepEqual(afterReads.tables, beforeReads.tables);
+  // The usage counters flush on a timer, so a flush of earlier calls may land between the snapshots.
+  const kept = (t: Map<string, string>) => new Map([...t].filter(([name]) => !ALWAYS.has(name)));
+  assert.deepEqual(kept(afterReads.tables), kept(beforeReads.tables));
 });
