@@ -138,6 +138,8 @@ export type Config = {
   /** Where /metrics listens; port 0: nowhere. */
   metricsHost: string;
   metricsPort: number;
+  /** METRICS_PORT was set: a taken port stops the start (the default one only costs the metrics). */
+  metricsPortChosen: boolean;
   logLevel: string;
   bodyLimitBytes: number;
   activeCacheMs: number;
@@ -298,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     metricsHost: e.METRICS_HOST,
     metricsPort: e.METRICS_PORT,
+    metricsPortChosen: env.METRICS_PORT !== undefined && env.METRICS_PORT !== '',
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     activeCacheMs: e.ACTIVE_CACHE_MS,

@@ -2,6 +2,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { freshStore, type TestStore } from './helpers/app.ts';
 import { freePort } from './peers/mcp-servers.ts';
 
@@ -63,6 +64,51 @@ test('serve: listens, answers, serves /metrics on its own port only, and exits 0
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
   assert.match(out, /shutting down/);
+});
+
+/** Holds a port on 127.0.0.1 (resolves with a closer); a port something else already holds is taken just the same. */
+function holdPort(port: number): Promise<() => Promise<void>> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(async () => {}) : reject(err)));
+    server.listen(port, '127.0.0.1', () => resolve(() => new Promise((done) => server.close(() => done()))));
+  });
+}
+
+test('serve: with the default metrics port taken it warns and serves without /metrics; a chosen port taken stops it', async (t) => {
+  const s = await store();
+  const release = await holdPort(9464);
+  t.after(release);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  delete env.METRICS_PORT;
+  delete env.METRICS_HOST;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.includes('Rollcall is listening'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line).address);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  assert.equal((await fetch(`${address}/healthz`)).status, 200, 'the second instance serves');
+  assert.match(out, /\/metrics is off: the default 127\.0\.0\.1:9464 is already in use/);
+  assert.match(out, /"metrics":"off \(default port taken\)"/);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+
+  const chosen = cli(['serve'], { ...s.env, PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '9464' });
+  assert.equal(chosen.status, 1, chosen.stderr);
+  assert.match(chosen.stderr, /METRICS_PORT: 127\.0\.0\.1:9464 is already in use; choose a free port, or 0/);
 });
 
 test('migrate: brings the schema up to date, then says it is', () => {
