@@ -23,6 +23,10 @@ const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_BASE_URL: optionalText,
   OPERATOR_NAME: optionalText,
+  REGISTRY_META_KEY: z
+    .string()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[a-zA-Z0-9._-]+)?$/, 'must be reverse-DNS, such as com.example.registry')
+    .optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
@@ -111,6 +115,8 @@ export type Config = {
   publicBaseUrl: string;
   /** OPERATOR_NAME: the name of whoever runs this Rollcall; no listing may wear it (nor "Rollcall"). */
   operatorName: string | undefined;
+  /** REGISTRY_META_KEY: Rollcall's `_meta` key on `/v0.1` items (default: the public host, reversed). */
+  registryMetaKey: string;
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
@@ -233,6 +239,16 @@ function dnsServers(text: string | undefined): string[] {
 }
 
 /** Parses the environment (or a test's overrides) into a Config, naming every bad variable. */
+/**
+ * The public host as a reverse-DNS `_meta` key (`rollcall.example.com` -> `com.example.rollcall`);
+ * a host that names no domain (localhost, an address) gets `io.rollcall.local`.
+ */
+export function reverseDnsOf(base: string): string {
+  const host = new URL(base).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host) !== 0 || !host.includes('.') || host === 'localhost' || host.endsWith('.localhost')) return 'io.rollcall.local';
+  return host.split('.').filter(Boolean).reverse().join('.');
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -269,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicBaseUrl: base,
     operatorName: e.OPERATOR_NAME,
+    registryMetaKey: e.REGISTRY_META_KEY ?? reverseDnsOf(base),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,

@@ -1,8 +1,9 @@
 // Rollcall as a sub-registry: the generic MCP registry API over the catalog, over real
 // HTTP, after a sync from the local upstream registry (the 464 valid seed servers, one of them with
 // a second version): paging, search, updated_since, version=latest, versions by name (slash
-// encoded or bare), 404 and 400 in the registry API's {error} body, and a Live listing whose URL is one of an
-// entry's remotes showing under `_meta["io.rollcall/listing"]`. Runs on RC_TEST_ENGINE.
+// encoded or bare), 404 and 400 in the registry API's {error} body, text cut to the schema's limits
+// with the full text under Rollcall's `_meta` key, and a Live listing whose URL is one of an
+// entry's remotes showing under that key's `listing`. Runs on RC_TEST_ENGINE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -12,6 +13,7 @@ import { startUpstreamRegistry, OFFICIAL, SCHEMA, type UpstreamRegistry } from '
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
 import { parseServerPath } from '../src/http/registry-api.ts';
+import { servedServerJson } from '../src/catalog/served.ts';
 import type { ManualClock } from '../src/platform/clock.ts';
 
 let app: TestApp;
@@ -175,19 +177,24 @@ test(`unknown servers and versions are 404, bad parameters 400, in the registry 
   assert.equal((await get('/v0.1/servers/%E0%A4%A/versions')).status, 400, 'bad percent-encoding');
 });
 
-test(`a catalog entry whose remote URL is a Live listing shows its id, probe and badge under io.rollcall/listing (${engine})`, async () => {
+/** Rollcall's own `_meta` entry of an item (REGISTRY_META_KEY: for a localhost base, io.rollcall.local). */
+const ours = (item: { _meta: Record<string, any> }) => item._meta['io.rollcall.local'];
+const listingOf = (item: { _meta: Record<string, any> }) => ours(item)?.listing;
+
+test(`a catalog entry whose remote URL is a Live listing shows its id, probe and badge under Rollcall's _meta key (${engine})`, async () => {
+  assert.equal(app.config.registryMetaKey, 'io.rollcall.local', 'a localhost base URL names no domain');
   const path = `/v0.1/servers/${encodeURIComponent(CLOUDFLARE)}/versions/latest`;
-  assert.equal((await get(path)).body._meta['io.rollcall/listing'], undefined);
+  assert.equal(listingOf((await get(path)).body), undefined);
   // Another spelling of the same endpoint (upper-case host, trailing slash) is the same listing.
   const published = await postJson(app, '/api/publish', { url: 'https://Bindings.MCP.cloudflare.com/sse/' });
   assert.equal(published.status, 200);
   const id = published.body.listing_id;
-  assert.equal((await get(path)).body._meta['io.rollcall/listing'], undefined, 'not while it is queued');
+  assert.equal(listingOf((await get(path)).body), undefined, 'not while it is queued');
 
   const now = app.clock.now().toISOString();
   await setListingState(app, id, { lane: 'active', live_since: now, checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probe_score: 77, probed_at: now }, now);
   const live = (await get(path)).body;
-  assert.deepEqual(live._meta['io.rollcall/listing'], {
+  assert.deepEqual(listingOf(live), {
     listing_id: id,
     lane: 'active',
     url: 'https://bindings.mcp.cloudflare.com/sse/',
@@ -197,12 +204,12 @@ test(`a catalog entry whose remote URL is a Live listing shows its id, probe and
   });
   assert.equal(live._meta[OFFICIAL].isLatest, true, "upstream's metadata stays beside ours");
   const listed = await get('/v0.1/servers?search=cloudflare');
-  assert.equal(listed.body.servers[0]._meta['io.rollcall/listing'].listing_id, id);
+  assert.equal(listingOf(listed.body.servers[0]).listing_id, id);
   const other = await get(`/v0.1/servers/${encodeURIComponent(MAGIC)}/versions/latest`);
-  assert.equal(other.body._meta['io.rollcall/listing'], undefined);
+  assert.equal(listingOf(other.body), undefined);
 
   await setListingState(app, id, { lane: 'dormant', lane_reason: 'talk_absent' }, now);
-  assert.equal((await get(path)).body._meta['io.rollcall/listing'], undefined, 'only Live listings are shown');
+  assert.equal(listingOf((await get(path)).body), undefined, 'only Live listings are shown');
 });
 
 test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 document (${engine})`, async () => {
@@ -218,21 +225,39 @@ test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 docu
   );
 });
 
-test(`/v0.1 relays every server.json as upstream sent it: every value in its order, no trimmed or cleaned text (${engine})`, async () => {
+test(`/v0.1 relays every server.json as upstream sent it, but for what the schema's limits cut, whose full text is under Rollcall's key (${engine})`, async () => {
   const sent = new Map(upstream.items.map((i) => [`${i.server.name}@${i.server.version}`, i.server]));
   const padded = upstream.items.filter((i) => typeof i.server.description === 'string' && i.server.description !== i.server.description.trim());
   assert.ok(padded.length > 0, 'the seed has descriptions with leading or trailing spaces');
   let served = 0;
+  let cut = 0;
+  let filled = 0;
   let cursor: string | undefined;
   do {
     const page = await (await fetch(`${base}/v0.1/servers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json();
     for (const item of page.servers) {
       const key = `${item.server.name}@${item.server.version}`;
-      assert.deepEqual(item.server, sent.get(key), key);
-      assert.equal(JSON.stringify(item.server), JSON.stringify(sent.get(key)), `${key}: its fields in the order upstream sent them`);
+      const original = sent.get(key)!;
+      const expected = servedServerJson(original).server;
+      assert.equal(JSON.stringify(item.server), JSON.stringify(expected), `${key}: its fields in the order upstream sent them`);
+      const long = typeof original.description === 'string' && Array.from(original.description).length > 100;
+      if (long) {
+        cut++;
+        assert.ok(Array.from(item.server.description as string).length <= 100, key);
+        assert.ok(item.server.description.endsWith('…'), `${key}: a cut says so`);
+        assert.ok(original.description.replace(/\s+/g, ' ').startsWith(item.server.description.slice(0, -1)), `${key}: cut at a word, not rewritten`);
+        assert.equal(ours(item).description, original.description, `${key}: the full text under Rollcall's key`);
+      } else {
+        assert.equal(ours(item)?.description, undefined, key);
+        if (!String(original.description ?? '').trim()) {
+          filled++;
+          assert.equal(item.server.description, item.server.name, `${key}: an empty description is the name`);
+        } else assert.equal(item.server.description, original.description, `${key}: a description that fits is served as sent`);
+      }
       served++;
     }
     cursor = page.metadata.nextCursor;
   } while (cursor);
   assert.ok(served >= 464, `${served} servers served`);
+  assert.ok(cut >= 100 && filled >= 70, `the seed's long (${cut}) and empty (${filled}) descriptions`);
 });

@@ -132,7 +132,8 @@ test(`an upstream edit is picked up by the next incremental run through updated_
   assert.deepEqual(changes.at(-1), [name, 'upsert']);
   assert.equal(changes.length, 465);
 
-  // A new version upstream takes the latest mark; upstream deleting it shows as a removal in the feed.
+  // A new version upstream takes the latest mark; upstream deleting it gives the mark back to the
+  // version before; deleting that one too shows as a removal in the feed.
   const v2: UpstreamItem = {
     server: { $schema: SCHEMA, name, description: 'Magic, version two.', version: '0.0.2' },
     _meta: { [OFFICIAL]: { status: 'active', publishedAt: '2026-11-01T14:00:00.000Z', updatedAt: '2026-11-01T14:00:00.000Z', isLatest: true } },
@@ -146,6 +147,13 @@ test(`an upstream edit is picked up by the next incremental run through updated_
   assert.deepEqual(await countCatalog(app.services.db.kysely), { servers: 464, versions: 465 });
   assert.equal((await findCatalogEntries(app.services.db.kysely, [name]))[0]?.version, '0.0.2');
   upstream.put({ ...v2, _meta: { [OFFICIAL]: { ...v2._meta[OFFICIAL], status: 'deleted', updatedAt: '2026-11-01T17:00:00.000Z' } } });
+  clock().advance(2 * 3_600_000);
+  await sync();
+  assert.deepEqual((await catalogChanges()).at(-1), [name, 'upsert']);
+  assert.equal((await findCatalogEntries(app.services.db.kysely, [name]))[0]?.version, '0.0.1-seed', 'the version before is latest again');
+  const first = upstream.items.find((i) => i.server.name === name && i.server.version === '0.0.1-seed')!;
+  first._meta[OFFICIAL].status = 'deleted';
+  first._meta[OFFICIAL].updatedAt = '2026-11-01T19:00:00.000Z';
   clock().advance(2 * 3_600_000);
   await sync();
   assert.deepEqual((await catalogChanges()).at(-1), [name, 'remove']);

@@ -55,3 +55,12 @@ test('x402: off by default; on, it needs a facilitator, a payee and a known or g
   assert.deepEqual([custom.x402.asset, custom.x402.assetName], ['EPjFWdd5', undefined]);
   assert.throws(() => loadConfig({ ...on, X402_MAX_TIMEOUT_S: '0' }), /X402_MAX_TIMEOUT_S/);
 });
+
+test("REGISTRY_META_KEY: the public host reversed, io.rollcall.local for a host that names no domain, or a reverse-DNS name given", () => {
+  assert.equal(loadConfig({ PUBLIC_BASE_URL: 'https://Rollcall.Example.com/' }).registryMetaKey, 'com.example.rollcall');
+  for (const base of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080', 'http://intranet']) {
+    assert.equal(loadConfig({ PUBLIC_BASE_URL: base }).registryMetaKey, 'io.rollcall.local', base);
+  }
+  assert.equal(loadConfig({ REGISTRY_META_KEY: 'org.example.registry' }).registryMetaKey, 'org.example.registry');
+  assert.throws(() => loadConfig({ REGISTRY_META_KEY: 'not a key' }), /REGISTRY_META_KEY: must be reverse-DNS/);
+});

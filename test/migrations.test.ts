@@ -159,3 +159,34 @@ test(`0028-0032 settle what exists: tenants' owner domains and groups, tokens of
     await store.drop();
   }
 });
+
+test(`0033 marks each stored server's semver-newest version latest, whatever was marked before (${engine})`, async () => {
+  const store = await freshStore();
+  try {
+    const { db } = store;
+    assert.equal((await migrateTo(db, '0032_listing_names')).error, undefined);
+    const old = db.kysely as unknown as Kysely<any>;
+    const at = '2026-11-01T00:00:00.000Z';
+    const version = (name: string, v: string, is_latest: number, status = 'active') => ({ name, version: v, server_json: '{}', status, is_latest, published_at: at, updated_at: at, synced_at: at });
+    await old
+      .insertInto('catalog_servers')
+      .values([
+        // A file of the old seed marked every version latest; the last loaded kept the mark.
+        version('io.example/a', '1.10.0', 0),
+        version('io.example/a', '1.9.0', 1),
+        version('io.example/b', '2.0.0', 0, 'deleted'),
+        version('io.example/b', '1.0.0', 1),
+        version('io.example/c', '0.1.0', 1),
+      ])
+      .execute();
+    assert.equal((await migrateTo(db, '0033_catalog_latest_semver')).error, undefined);
+    const marks = await allTables(db).selectFrom('catalog_servers').select(['name', 'version', 'is_latest']).orderBy('name').orderBy('version').execute();
+    assert.deepEqual(
+      marks.map((m) => `${m.name}@${m.version}:${Number(m.is_latest)}`),
+      ['io.example/a@1.10.0:1', 'io.example/a@1.9.0:0', 'io.example/b@1.0.0:1', 'io.example/b@2.0.0:0', 'io.example/c@0.1.0:1'],
+    );
+  } finally {
+    await store.db.close();
+    await store.drop();
+  }
+});

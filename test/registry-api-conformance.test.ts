@@ -1,8 +1,10 @@
-// Every answer the /v0.1 door really gives, over HTTP, checked against the official MCP registry
-// API's schemas (test/fixtures/registry-openapi-facts.ts) with ajv: the list, the versions and one
-// version as 200s, and an error of each status (400, 404, 405, 415, 429, 500, 501, 503) in the API's
-// `{error}` body, the request id in x-request-id. Also what the API's parameters mean here:
-// include_deleted, a limit above the largest page. Runs on RC_TEST_ENGINE.
+// Every answer the /v0.1 door really gives, over HTTP, checked with ajv against the official
+// documents vendored in test/fixtures/mcp-registry (the API's openapi.yaml and server.json's dated
+// schema), with nothing forgiven: the list, the versions and one version as 200s, after a sync of
+// the seed and after a file load of the community dev catalog, and an error of each status (400,
+// 404, 405, 415, 429, 500, 501, 503) in the API's `{error}` body, the request id in x-request-id.
+// Also what the API's parameters mean here: include_deleted, a limit above the largest page, and
+// `latest`, the semver-newest version. Runs on RC_TEST_ENGINE.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -11,12 +13,20 @@ import { startApp, engine, type TestApp } from './helpers/app.ts';
 import { startUpstreamRegistry, OFFICIAL, SCHEMA, type UpstreamRegistry } from './peers/upstream-registry.ts';
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
-import { errorBody, LIST_PARAMETERS, OPTIONAL_WRITES, PASSED_THROUGH, serverDetail, serverList, serverResponse } from './fixtures/registry-openapi-facts.ts';
+import { API_VERSION, errorBody, LIST_PARAMETERS, OPTIONAL_WRITES } from './fixtures/registry-openapi-facts.ts';
+import { OPENAPI_VERSION, openapiDocument, validators } from './fixtures/mcp-registry/schemas.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseCatalogDocument } from '../src/catalog/file.ts';
+import { loadCatalogItems } from '../src/catalog/load.ts';
+import { SEED_FILE } from './peers/upstream-registry.ts';
+
+/** The community catalog of ../shared/data: 2,306 servers in the old seed format, none of the seed's. */
+const DEV_FILE = path.join(path.dirname(SEED_FILE), 'community-catalog-dev-2026.json');
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);
-ajv.addSchema([serverDetail, serverResponse]);
-const schemas = { list: ajv.compile(serverList), one: ajv.compile(serverResponse), error: ajv.compile(errorBody) };
+const schemas = { list: validators.list, one: validators.one, error: ajv.compile(errorBody) };
 
 const MAGIC = 'io.github.21st-dev/magic-mcp';
 const GONE = 'io.github.example/retired-server';
@@ -50,10 +60,12 @@ async function call(method: string, path: string, init: { body?: string; type?: 
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
-/** The schema's complaints, less the documented pass-through of upstream text. */
-function violations(validate: ValidateFunction, body: unknown): ErrorObject[] {
-  if (validate(body)) return [];
-  return (validate.errors ?? []).filter((e) => !PASSED_THROUGH.some((p) => p.instancePath.test(e.instancePath) && (p.keywords as readonly string[]).includes(e.keyword)));
+/** Every complaint of the API's schema, and of server.json's dated schema about each server served. */
+function violations(validate: ValidateFunction, body: any): ErrorObject[] {
+  const found = validate(body) ? [] : [...(validate.errors ?? [])];
+  const servers = Array.isArray(body?.servers) ? body.servers.map((i: any) => i?.server) : body?.server ? [body.server] : [];
+  for (const server of servers) if (!validators.server(server)) found.push(...(validators.server.errors ?? []).map((e) => ({ ...e, instancePath: `${server?.name}${e.instancePath}` })));
+  return found;
 }
 
 function assertConforms(kind: keyof typeof schemas, answer: Answer, what: string) {
@@ -206,7 +218,53 @@ test(`429 is the API's error body, with Retry-After (${engine})`, async () => {
   }
 });
 
+/** Every page of /v0.1/servers (deleted versions too), each checked; the items. */
+async function walkConforming(at: string, what: string): Promise<any[]> {
+  const items: any[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call('GET', `/v0.1/servers?limit=100&include_deleted=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {}, at);
+    assert.equal(page.status, 200);
+    assertConforms('list', page, `${what}, page after ${cursor}`);
+    items.push(...page.body.servers);
+    cursor = page.body.metadata?.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+test(`file loads conform too: the seed and the community dev catalog in the old format, and latest is the semver-newest (${engine})`, async () => {
+  const loaded = await startApp();
+  try {
+    const deps = { db: loaded.services.db.kysely, clock: loaded.clock };
+    const read = (file: string) => parseCatalogDocument(fs.readFileSync(file, 'utf8'), file).items;
+    const dev = read(DEV_FILE);
+    assert.ok(dev.length >= 2300, `${dev.length} entries in the dev catalog`);
+    await loadCatalogItems(deps, [...read(SEED_FILE), ...dev]);
+    // Versions of one server loaded newest-first, each marked latest by the file, out of semver order.
+    const versions = ['1.10.0', '1.9.2', '1.10.0-rc.1', '0.9.0'].map((version, i) => ({
+      server: { $schema: SCHEMA, name: 'io.github.example/versioned', description: `Version ${version}.`, version },
+      _meta: { [OFFICIAL]: { status: 'active', publishedAt: `2026-0${4 - i}-01T00:00:00.000Z`, isLatest: true } },
+    }));
+    await loadCatalogItems(deps, versions.slice(1));
+    await loadCatalogItems(deps, versions.slice(0, 1));
+    const at = await loaded.listen();
+    const items = await walkConforming(at, 'file loads');
+    assert.ok(items.length >= 464 + 2300, `${items.length} items served`);
+    const latest = await call('GET', `/v0.1/servers/${encoded('io.github.example/versioned')}/versions/latest`, {}, at);
+    assert.equal(latest.body.server.version, '1.10.0');
+    const marked = items.filter((i) => i.server.name === 'io.github.example/versioned' && i._meta[OFFICIAL].isLatest).map((i) => i.server.version);
+    assert.deepEqual(marked, ['1.10.0'], 'one latest version, the semver-newest');
+    // A later load of an older version does not take the mark.
+    await loadCatalogItems(deps, [{ ...versions[3]!, _meta: { [OFFICIAL]: { status: 'active', publishedAt: '2026-11-01T00:00:00.000Z', isLatest: true } } }]);
+    assert.equal((await call('GET', `/v0.1/servers/${encoded('io.github.example/versioned')}/versions/latest`, {}, at)).body.server.version, '1.10.0');
+  } finally {
+    await loaded.close();
+  }
+});
+
 test(`/openapi.json lists the API's parameters, its 501 writes and the {error} body of every /v0.1 error (${engine})`, async () => {
+  assert.equal(OPENAPI_VERSION, API_VERSION, 'the vendored document is the version these facts restate');
+  assert.deepEqual(openapiDocument.paths['/v0.1/servers'].get.parameters.map((p: { name: string }) => p.name).sort(), [...LIST_PARAMETERS].sort());
   const doc = (await call('GET', '/openapi.json')).body;
   assert.deepEqual(doc.paths['/v0.1/servers'].get.parameters.map((p: { name: string }) => p.name).sort(), [...LIST_PARAMETERS].sort());
   for (const { method, path } of OPTIONAL_WRITES) assert.ok(doc.paths[path][method.toLowerCase()].responses['501'], `${method} ${path}`);

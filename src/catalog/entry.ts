@@ -90,7 +90,6 @@ const officialSchema = z
     status: z.enum(['active', 'deprecated', 'deleted']).optional().catch(undefined),
     publishedAt: timestamp,
     updatedAt: timestamp,
-    isLatest: z.boolean().optional().catch(undefined),
   })
   .optional()
   .catch(undefined);
@@ -111,8 +110,6 @@ export interface UpstreamEntry {
   publishedAt: string | null;
   /** Upstream's updatedAt (or publishedAt); null when it gave neither. */
   updatedAt: string | null;
-  /** Upstream's isLatest; undefined when it did not say. */
-  isLatest: boolean | undefined;
 }
 
 export type Checked = { ok: true; entry: UpstreamEntry } | { ok: false; reason: string };
@@ -139,7 +136,6 @@ export function checkUpstreamItem(raw: unknown): Checked {
       status: official?.status ?? 'active',
       publishedAt: official?.publishedAt ?? null,
       updatedAt: official?.updatedAt ?? official?.publishedAt ?? null,
-      isLatest: official?.isLatest,
     },
   };
 }

@@ -9,6 +9,7 @@ import { recordChange } from '../platform/db/changes.ts';
 import { catalogTables as q, type CatalogServersTable } from './tables.ts';
 import { remoteUrls, type UpstreamEntry } from './entry.ts';
 import { CATALOG_ENTITY, remoteKey } from './store.ts';
+import { newestVersion } from './latest.ts';
 
 export interface UpsertCounts {
   /** Versions inserted or changed (added + updated). */
@@ -38,15 +39,6 @@ async function existingRows(trx: Executor, names: string[]): Promise<Map<string,
   return byName;
 }
 
-/** Whether `entry` is its server's latest version: upstream says so, or (when it does not) nothing newer is stored. */
-function isLatest(entry: UpstreamEntry, versions: Existing[]): boolean {
-  if (entry.isLatest !== undefined) return entry.isLatest;
-  const current = versions.find((v) => v.is_latest === 1 && v.version !== entry.version);
-  if (!current) return true;
-  const mine = entry.publishedAt ?? entry.updatedAt ?? '';
-  return mine >= (current.published_at ?? current.updated_at);
-}
-
 /** Upserts valid upstream entries (in order: a later duplicate wins) in the caller's transaction. */
 export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry[], now: string): Promise<UpsertCounts> {
   const counts: UpsertCounts = { stored: 0, added: 0, updated: 0, unchanged: 0 };
@@ -56,25 +48,32 @@ export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry
   for (const entry of entries) {
     const versions = byName.get(entry.name) ?? [];
     const old = versions.find((v) => v.version === entry.version);
-    const latest = isLatest(entry, versions) ? 1 : 0;
     const row: Existing = {
       name: entry.name,
       version: entry.version,
       server_json: JSON.stringify(entry.server),
       status: entry.status,
-      is_latest: latest,
+      is_latest: old?.is_latest ?? 0,
       published_at: entry.publishedAt,
       updated_at: entry.updatedAt ?? old?.updated_at ?? now,
     };
-    if (old && old.server_json === row.server_json && old.status === row.status && old.is_latest === row.is_latest && old.published_at === row.published_at && old.updated_at === row.updated_at) {
+    const all = old ? versions.map((v) => (v === old ? row : v)) : [...versions, row];
+    const newest = newestVersion(all);
+    const marked = (v: Existing) => (v.version === newest ? 1 : 0);
+    const sameContent =
+      old !== undefined && old.server_json === row.server_json && old.status === row.status && old.published_at === row.published_at && old.updated_at === row.updated_at;
+    const movedMarks = all.filter((v) => v !== row && marked(v) !== v.is_latest);
+    if (sameContent && marked(row) === row.is_latest && !movedMarks.length) {
       counts.unchanged++;
       continue;
     }
-    if (latest) {
-      // One latest version per server: the one upstream marks (or the newest) takes the mark.
-      await q(trx).updateTable('catalog_servers').set({ is_latest: 0 }).where('name', '=', entry.name).where('version', '!=', entry.version).where('is_latest', '=', 1).execute();
-      for (const v of versions) v.is_latest = 0;
+    // One latest version per server: the semver-newest (latest.ts); others lose the mark first.
+    for (const v of movedMarks) {
+      await q(trx).updateTable('catalog_servers').set({ is_latest: marked(v) }).where('name', '=', v.name).where('version', '=', v.version).execute();
+      v.is_latest = marked(v);
     }
+    const wasLatest = old?.is_latest === 1;
+    row.is_latest = marked(row);
     await q(trx)
       .insertInto('catalog_servers')
       .values({ ...row, synced_at: now })
@@ -94,10 +93,14 @@ export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry
       const keys = [...new Set(remoteUrls(entry.server).map(remoteKey).filter((k): k is string => k !== undefined))];
       if (keys.length) await q(trx).insertInto('catalog_remotes').values(keys.map((url_key) => ({ url_key, name: entry.name, version: entry.version }))).execute();
     }
-    if (latest || old?.is_latest === 1) touched.add(entry.name);
+    if (row.is_latest || wasLatest || movedMarks.length) touched.add(entry.name);
     if (old) Object.assign(old, row);
     else versions.push(row);
     byName.set(entry.name, versions);
+    if (sameContent) {
+      counts.unchanged++;
+      continue;
+    }
     counts.stored++;
     if (old) counts.updated++;
     else counts.added++;

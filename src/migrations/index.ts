@@ -32,6 +32,7 @@ import { m0029 } from './0029_owner_claim_tokens.ts';
 import { m0030 } from './0030_claim_strength.ts';
 import { m0031 } from './0031_inbox_counters.ts';
 import { m0032 } from './0032_listing_names.ts';
+import { m0033 } from './0033_catalog_latest_semver.ts';
 
 export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0001_listings_and_changes': m0001(db),
@@ -64,4 +65,5 @@ export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0030_claim_strength': m0030(),
   '0031_inbox_counters': m0031(),
   '0032_listing_names': m0032(),
+  '0033_catalog_latest_semver': m0033(),
 });

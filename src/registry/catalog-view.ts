@@ -1,8 +1,10 @@
 // The generic MCP registry API over the catalog, so clients can point at Rollcall as a
-// sub-registry: `{server, _meta}` items with upstream's `io.modelcontextprotocol.registry/official`
-// metadata, and Rollcall's own under `io.rollcall/listing` when one of the entry's remote URLs is a
-// Live listing (its id, probe and badge). That join spans listings, probe and funnel, so it lives
-// here in the read-model layer, above the catalog domain (which sits low, beside listings).
+// sub-registry: `{server, _meta}` items, the server.json within the current schema's limits
+// (catalog/served.ts), with upstream's `io.modelcontextprotocol.registry/official` metadata and
+// Rollcall's own under its key (REGISTRY_META_KEY): the full text of what was cut, and the Live
+// listing one of the entry's remote URLs reaches (its id, probe and badge). That join spans
+// listings, probe and funnel, so it lives here in the read-model layer, above the catalog domain
+// (which sits low, beside listings).
 import { z } from 'zod';
 import type { Executor } from '../platform/db/executor.ts';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
@@ -15,9 +17,7 @@ import { loadFunnel, NO_FUNNEL } from '../funnel/store.ts';
 import { badgeFor } from '../funnel/badge.ts';
 import { catalogVersion, catalogVersions, listCatalogRows, type CatalogRow } from '../catalog/store.ts';
 import { LIMITS, OFFICIAL_META, remoteUrls } from '../catalog/entry.ts';
-
-/** Rollcall's own `_meta` key on a catalog item. */
-export const ROLLCALL_LISTING_META = 'io.rollcall/listing';
+import { servedServerJson } from '../catalog/served.ts';
 
 export const SERVERS_DEFAULT_LIMIT = 30;
 export const SERVERS_MAX_LIMIT = 100;
@@ -93,13 +93,15 @@ async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
       .slice(0, REMOTES_JOINED)
       .map((u) => listings.get(u))
       .find((l) => l !== undefined);
+    // The stored server.json is kept as received; what is served fits the schema, and the text cut
+    // to fit is under Rollcall's key in full (pages and search read it all).
+    const { server, cuts } = servedServerJson(r.server);
+    const ours = { ...(cuts.description !== undefined ? { description: cuts.description } : {}), ...(cuts.title !== undefined ? { title: cuts.title } : {}), ...(listing ? { listing } : {}) };
     return {
-      // The server.json as upstream sent it, byte for byte: the API relays, it does not edit
-      // (pages and search show text cleaned, catalog/entry.ts shownDescription).
-      server: r.server,
+      server,
       _meta: {
         [OFFICIAL_META]: { status: r.status, ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}), updatedAt: r.updatedAt, isLatest: r.isLatest },
-        ...(listing ? { [ROLLCALL_LISTING_META]: listing } : {}),
+        ...(Object.keys(ours).length ? { [ctx.config.registryMetaKey]: ours } : {}),
       },
     };
   });
@@ -137,7 +139,7 @@ export const listCatalogServers = defineOperation({
   tool: false, // the generic registry API (GET /v0.1/servers); search is the tool
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'MCP servers known from the upstream registry, in the official MCP registry API shape ({servers:[{server, _meta}], metadata:{nextCursor, count}}), ordered by name and version. An entry whose remote URL is a Live listing carries it under _meta["io.rollcall/listing"].',
+    'MCP servers known from the upstream registry, in the official MCP registry API shape ({servers:[{server, _meta}], metadata:{nextCursor, count}}), ordered by name and version. Descriptions and titles over 100 characters are cut at a word, the full text under Rollcall\'s own _meta key (REGISTRY_META_KEY), beside the Live listing one of the entry\'s remote URLs reaches.',
   input: listServersInput,
   async handler(ctx, input) {
     const after = input.cursor ? decodeCursor(input.cursor) : null;
