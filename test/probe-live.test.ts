@@ -14,21 +14,35 @@ let agent: AgentPeer;
 let agent03: AgentPeer;
 let modern: Peer;
 let modernOnly: Peer;
+let sseOnly: Peer;
 
 before(async () => {
-  [everything, agent, agent03, modern, modernOnly] = await Promise.all([
+  [everything, agent, agent03, modern, modernOnly, sseOnly] = await Promise.all([
     startEverything(),
     startA2aAgent({ shape: '1.0' }),
     startA2aAgent({ shape: '0.3' }),
     startModernMcp(),
     startModernMcp({ legacy: 'reject' }),
+    startEverything('sse'),
   ]);
   // Probes run on the probe thread, as in `rollcall serve`.
   app = await startApp({ probing: true, probeThread: true, env: { PROBE_ALLOW_PRIVATE: '1', PROBE_TIMEOUT_MS: '5000', PROBE_RATE_PER_MIN: '0', REPUBLISH_MIN_INTERVAL_S: '0' } });
 });
 after(async () => {
   await app.close();
-  await Promise.all([everything.close(), agent.close(), agent03.close(), modern.close(), modernOnly.close()]);
+  await Promise.all([everything.close(), agent.close(), agent03.close(), modern.close(), modernOnly.close(), sseOnly.close()]);
+});
+
+test('server-everything speaking only the legacy HTTP+SSE transport (2024-11-05) goes Live with its tools', async () => {
+  const published = await postJson(app, '/api/publish', { url: sseOnly.url });
+  assert.equal(published.body.outcome, 'listed');
+  const s = await waitForLane(app, published.body.id, ['active', 'failed']);
+  assert.equal(s.lane, 'active', `${s.lane_reason}: ${JSON.stringify(s.probe)}`);
+  assert.equal(s.kind, 'mcp');
+  assert.equal(s.probe.handshake, 'ok');
+  assert.equal(s.name, 'Everything Reference Server');
+  const row = await app.sql.selectFrom('listings').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+  assert.ok(JSON.parse(row.capabilities!).names.includes('echo'), 'its tools were read over the stream');
 });
 
 test('server-everything (streamable HTTP, SSE answers, sessions) goes Live with its tools', async () => {

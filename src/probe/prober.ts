@@ -5,6 +5,7 @@ import { type Fetcher, type GuardedClient, OutboundError, type OutboundReason, w
 import { looksLikeCard, parseAgentCard, type AgentCard } from './agent-card.ts';
 import { a2aHandshake } from './a2a-handshake.ts';
 import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from './mcp-handshake.ts';
+import { SSE_VERSION } from './sse-handshake.ts';
 import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
 import { MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
 
@@ -195,7 +196,8 @@ class ProbeRun {
 
   private async fetchCardNow(url: string): Promise<CardFetch> {
     try {
-      const res = await this.client.fetch(url, { headers: { accept: 'application/json' } });
+      // An event stream (an HTTP+SSE MCP endpoint) is no card: stop at its first bytes, not at the timeout.
+      const res = await this.client.fetch(url, { headers: { accept: 'application/json' }, until: (headers) => ((headers['content-type'] ?? '').includes('text/event-stream') ? () => true : undefined) });
       if (isAuth(res.status, res.headers)) return { url, json: false, auth: true };
       if (res.status >= 500) return { url, json: false, serverError: res.status };
       if (res.status !== 200) return { url, json: false };
@@ -404,7 +406,7 @@ class ProbeRun {
     const answeredOverHttps = URL.canParse(r.target) && new URL(r.target).protocol === 'https:';
     const name = r.name ?? '';
     const description = r.description ?? '';
-    const speaks = r.protocol === null || r.protocol === MODERN_VERSION || LEGACY_VERSIONS.includes(r.protocol) || A2A_VERSIONS.includes(r.protocol.replace('a2a/', ''));
+    const speaks = r.protocol === null || r.protocol === MODERN_VERSION || LEGACY_VERSIONS.includes(r.protocol) || r.protocol === SSE_VERSION || A2A_VERSIONS.includes(r.protocol.replace('a2a/', ''));
     // One server, one listing: the endpoint (or the card) reached may already be another listing's.
     let taken: string | undefined;
     for (const reached of r.ok ? [r.target, r.cardUrl] : []) if (reached && !taken && options.takenByOther) taken = await options.takenByOther(reached);

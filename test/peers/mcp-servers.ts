@@ -41,18 +41,21 @@ export async function freePort(): Promise<number> {
   }
 }
 
-/** @modelcontextprotocol/server-everything, started as its own process in streamable HTTP mode. */
-export async function startEverything(): Promise<Peer> {
+/**
+ * @modelcontextprotocol/server-everything, started as its own process: in streamable HTTP mode
+ * (`/mcp`), or in the legacy HTTP+SSE mode of 2024-11-05 (`/sse`, messages posted to `/message`).
+ */
+export async function startEverything(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<Peer> {
   const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 20_000);
       const onData = (chunk: Buffer) => {
         output += chunk;
-        if (output.includes(`listening on port ${port}`)) {
+        if (output.includes(`listening on port ${port}`) || output.includes(`running on port ${port}`)) {
           clearTimeout(timer);
           resolve(true);
         }
@@ -66,7 +69,7 @@ export async function startEverything(): Promise<Peer> {
     });
     if (ready) {
       return {
-        url: `http://127.0.0.1:${port}/mcp`,
+        url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
         close: () =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null) return resolve();

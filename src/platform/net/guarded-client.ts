@@ -64,6 +64,11 @@ export interface OutboundRequest {
   /** Redirects may not leave the first URL's origin (a proof of control is read from the owner's own origin). */
   sameOrigin?: boolean;
   /**
+   * The caller already holds a slot of this host (an open event stream whose exchange this request
+   * belongs to): the request does not wait for, nor take, another one.
+   */
+  slotHeld?: boolean;
+  /**
    * Asked before every request (each redirect hop too) with the host's key: throws (an
    * OutboundError `host_budget`) when the host's outbound budget has no room (budget/host-budgets.ts).
    */
@@ -257,7 +262,7 @@ export class GuardedClient {
     try {
       for (;;) {
         if (init.admit) await init.admit(hostKey(url));
-        const res = await this.once(url, method, init.headers ?? {}, body, signal, init.until);
+        const res = await this.once(url, method, init.headers ?? {}, body, signal, init.until, init.slotHeld === true);
         const location = res.headers.location;
         if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString(), redirects, elapsedMs: Date.now() - started };
         if (redirects.length >= this.maxRedirects) throw new OutboundError('redirect_loop', `more than ${this.maxRedirects} redirects`);
@@ -282,9 +287,9 @@ export class GuardedClient {
     }
   }
 
-  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, until?: OutboundRequest['until']) {
+  private async once(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, until: OutboundRequest['until'], slotHeld: boolean) {
     const host = hostKey(url);
-    await this.gate.enter(host, signal);
+    if (!slotHeld) await this.gate.enter(host, signal);
     try {
       const res = await request(url, {
         method: method as 'GET',
@@ -318,7 +323,7 @@ export class GuardedClient {
       const buffer = Buffer.concat(chunks);
       return { status: res.statusCode, headers: flat, body: buffer, text: () => buffer.toString('utf8') };
     } finally {
-      this.gate.leave(host);
+      if (!slotHeld) this.gate.leave(host);
     }
   }
 
