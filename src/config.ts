@@ -91,6 +91,8 @@ const envSchema = z.object({
   CATALOG_SYNC_LEASE_S: positive(300),
   CATALOG_SYNC_OVERLAP_S: count(300),
   CATALOG_SYNC_RETRY_S: positive(300),
+  // Health checks of the catalog's remotes: checks run at once per instance (0 turns them off).
+  CATALOG_CHECK_CONCURRENCY: count(4),
   // Proofs of control: the DNS resolvers asked for `_rollcall.<host>` TXT records (comma-separated
   // addresses, each with an optional :port; unset: the system's resolvers).
   CLAIM_DNS_SERVERS: optionalText,
@@ -173,6 +175,8 @@ export type Config = {
   snapshotKeepS: number;
   upstreamRegistryUrl?: string;
   catalogSyncIntervalS: number;
+  /** Catalog remotes checked at once per instance; 0: the schedule checks none. */
+  catalogCheckConcurrency: number;
   catalogSyncPageSize: number;
   catalogMaxBodyBytes: number;
   catalogSyncLeaseS: number;
@@ -344,6 +348,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     snapshotKeepS: e.SNAPSHOT_KEEP_S,
     upstreamRegistryUrl: upstream,
     catalogSyncIntervalS: e.CATALOG_SYNC_INTERVAL_S,
+    catalogCheckConcurrency: e.CATALOG_CHECK_CONCURRENCY,
     catalogSyncPageSize: e.CATALOG_SYNC_PAGE_SIZE,
     catalogMaxBodyBytes: Math.floor(e.CATALOG_MAX_BODY_BYTES),
     catalogSyncLeaseS: e.CATALOG_SYNC_LEASE_S,

@@ -20,6 +20,7 @@ import { dormancyTask } from './talk/tasks.ts';
 import { pruneCountersTask, refreshTrailsTask } from './traces/tasks.ts';
 import { IdentityRuntime } from './identity/runtime.ts';
 import { CATALOG_SYNC_JOB, CatalogSyncJob, catalogSyncTask } from './catalog/job.ts';
+import { CATALOG_CHECK_JOB, CatalogCheckJob, catalogCheckTask } from './probe/catalog-check.ts';
 import { SearchIndex } from './search/index-runtime.ts';
 import { CapabilityIndex, type MeshRuntime } from './mesh/capability-index.ts';
 import { pruneA2aTasksTask } from './a2a/retention.ts';
@@ -87,6 +88,10 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.every(refreshTrailsTask(config));
   jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
   jobs.every(catalogSyncTask(config));
+  if (config.catalogCheckConcurrency > 0) {
+    jobs.define(CATALOG_CHECK_JOB, new CatalogCheckJob(base), { concurrency: 1 });
+    jobs.every(catalogCheckTask(config));
+  }
   jobs.every(pruneA2aTasksTask(config));
   jobs.every(networkValueTask(config));
   jobs.every(pruneClaimsTask(config));

@@ -217,7 +217,7 @@ test(`/openapi.json describes the /v0.1 paths and stays a valid OpenAPI 3.1 docu
   const result = await new Validator().validate(doc);
   assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
   const list = doc.paths['/v0.1/servers'].get;
-  assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'include_deleted', 'limit', 'search', 'updated_since', 'version']);
+  assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'health', 'include_deleted', 'limit', 'max_tool_tokens', 'remote', 'search', 'updated_since', 'version']);
   assert.ok(doc.paths['/v0.1/servers/{serverName}/versions'].get.responses['404']);
   assert.deepEqual(
     doc.paths['/v0.1/servers/{serverName}/versions/{version}'].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),

@@ -266,7 +266,11 @@ test(`/openapi.json lists the API's parameters, its 501 writes and the {error} b
   assert.equal(OPENAPI_VERSION, API_VERSION, 'the vendored document is the version these facts restate');
   assert.deepEqual(openapiDocument.paths['/v0.1/servers'].get.parameters.map((p: { name: string }) => p.name).sort(), [...LIST_PARAMETERS].sort());
   const doc = (await call('GET', '/openapi.json')).body;
-  assert.deepEqual(doc.paths['/v0.1/servers'].get.parameters.map((p: { name: string }) => p.name).sort(), [...LIST_PARAMETERS].sort());
+  // The API's parameters, and Rollcall's own filters, each described as such.
+  const ours = doc.paths['/v0.1/servers'].get.parameters.filter((p: { name: string }) => !(LIST_PARAMETERS as readonly string[]).includes(p.name));
+  assert.deepEqual(doc.paths['/v0.1/servers'].get.parameters.map((p: { name: string }) => p.name).filter((n: string) => (LIST_PARAMETERS as readonly string[]).includes(n)).sort(), [...LIST_PARAMETERS].sort());
+  assert.deepEqual(ours.map((p: { name: string }) => p.name).sort(), ['health', 'max_tool_tokens', 'remote']);
+  for (const p of ours) assert.match(p.description, /^Rollcall's own filter/, p.name);
   for (const { method, path } of OPTIONAL_WRITES) assert.ok(doc.paths[path][method.toLowerCase()].responses['501'], `${method} ${path}`);
   for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths).filter(([p]) => p.startsWith('/v0.1/'))) {
     for (const [method, op] of Object.entries<any>(ops)) {

@@ -135,6 +135,12 @@ export interface ServerListQuery {
   version?: string;
   /** Also versions upstream marked deleted (kept so a downstream registry learns of deletions). */
   includeDeleted: boolean;
+  /** Rollcall's own: only versions one of whose remotes answered its last check. */
+  liveOnly?: boolean;
+  /** Rollcall's own: only versions with a remote Rollcall can reach by URL (URL templates are not). */
+  remoteOnly?: boolean;
+  /** Rollcall's own: only versions with a live remote whose tool list is at most this many tokens (bytes / 4). */
+  maxToolTokens?: number;
 }
 
 const likePattern = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -149,6 +155,23 @@ export async function listCatalogRows(ex: Executor, query: ServerListQuery): Pro
   if (!query.includeDeleted) sel = sel.where('status', '!=', 'deleted');
   if (query.version === 'latest') sel = sel.where('is_latest', '=', 1);
   else if (query.version) sel = sel.where('version', '=', query.version);
+  if (query.remoteOnly) {
+    sel = sel.where(({ exists, selectFrom }) =>
+      exists(selectFrom('catalog_remotes as r').select('r.url_key').whereRef('r.name', '=', 'catalog_servers.name').whereRef('r.version', '=', 'catalog_servers.version')),
+    );
+  }
+  if (query.liveOnly || query.maxToolTokens !== undefined) {
+    sel = sel.where(({ exists, selectFrom }) => {
+      let live = selectFrom('catalog_remotes as r')
+        .innerJoin('catalog_checks as c', 'c.url_key', 'r.url_key')
+        .select('r.url_key')
+        .whereRef('r.name', '=', 'catalog_servers.name')
+        .whereRef('r.version', '=', 'catalog_servers.version')
+        .where('c.status', '=', 'live');
+      if (query.maxToolTokens !== undefined) live = live.where('c.tools_bytes', '<=', query.maxToolTokens * 4);
+      return exists(live);
+    });
+  }
   const rows = await sel.orderBy('name').orderBy('version').limit(query.limit).execute();
   return rows.map(toCatalogRow);
 }

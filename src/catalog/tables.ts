@@ -45,10 +45,57 @@ export interface CatalogSyncTable {
   updated_at: string;
 }
 
+/** What a health check of a remote found (catalog/remote-health.ts). */
+export type RemoteStatus = 'live' | 'auth_required' | 'dead' | 'not_mcp' | 'refused';
+
+/**
+ * One remote URL of the catalog (by lookup key: entries that share it share its checks): the last
+ * check's findings, the status the feed was told (after two checks agree), the schedule, and the
+ * lease of the instance checking it now.
+ */
+export interface CatalogChecksTable {
+  url_key: string;
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  host: string; // the host key budgets and fairness count by
+  status: RemoteStatus | null; // null: not checked yet
+  shown_status: RemoteStatus | null;
+  last_verified: string | null;
+  latency_ms: number | null;
+  protocol: string | null;
+  answered_transport: string | null;
+  server_name: string | null;
+  server_version: string | null;
+  tool_count: number | null;
+  tools_bytes: number | null;
+  tools_truncated: number;
+  tools_json: string | null; // [{name, description, params}] of the last live check
+  auth_metadata: string | null; // the RFC 9728 metadata URL a 401 named
+  detail: string | null;
+  fail_streak: number;
+  failing_since: string | null;
+  next_check_at: string;
+  holder: string | null;
+  lease_until: string | null;
+  created_at: string;
+}
+
+/** The last checks of each remote (CHECK_HISTORY_KEPT), with what changed since the one before. */
+export interface CatalogCheckHistoryTable {
+  url_key: string;
+  checked_at: string;
+  status: RemoteStatus;
+  latency_ms: number | null;
+  tool_count: number | null;
+  changes: string | null; // JSON {tools_added, tools_removed, version: {from, to}}
+}
+
 export interface CatalogTables {
   catalog_servers: CatalogServersTable;
   catalog_remotes: CatalogRemotesTable;
   catalog_sync: CatalogSyncTable;
+  catalog_checks: CatalogChecksTable;
+  catalog_check_history: CatalogCheckHistoryTable;
 }
 
 export const catalogTables = (ex: Executor) => typed<CatalogTables>(ex);

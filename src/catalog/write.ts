@@ -10,6 +10,8 @@ import { catalogTables as q, type CatalogServersTable } from './tables.ts';
 import { remoteUrls, type UpstreamEntry } from './entry.ts';
 import { CATALOG_ENTITY, remoteKey } from './store.ts';
 import { newestVersion } from './latest.ts';
+import { remotesOf } from './remote-health.ts';
+import { addRemotesToCheck } from './checks-store.ts';
 
 export interface UpsertCounts {
   /** Versions inserted or changed (added + updated). */
@@ -93,6 +95,8 @@ export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry
       const keys = [...new Set(remoteUrls(entry.server).map(remoteKey).filter((k): k is string => k !== undefined))];
       if (keys.length) await q(trx).insertInto('catalog_remotes').values(keys.map((url_key) => ({ url_key, name: entry.name, version: entry.version }))).execute();
     }
+    // The latest version's remotes are health-checked; one not known yet is due now.
+    if (row.is_latest && row.status !== 'deleted') await addRemotesToCheck(trx, remotesOf(entry.server), now);
     if (row.is_latest || wasLatest || movedMarks.length) touched.add(entry.name);
     if (old) Object.assign(old, row);
     else versions.push(row);

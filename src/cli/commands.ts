@@ -138,6 +138,25 @@ ${EXIT_CODES}: 0 done, 1 failed (a refused upstream, a bad file) or another sync
     load: async () => (await import('./sync-catalog.ts')).run,
   },
   {
+    name: 'check-catalog',
+    summary: "check the catalog's remote servers now: live, behind a login, dead, not MCP",
+    help: `usage: rollcall check-catalog [--name <server>] [--json]
+
+Checks every remote server of the catalog now (or those of one server's latest version, --name),
+as the schedule does after a sync: a real MCP handshake (streamable HTTP, or the legacy HTTP+SSE
+transport), through the outbound guard, within each host's budget (a host whose budget is spent
+this hour waits for the schedule). Run it after a first sync instead of waiting. Progress goes to
+stderr (a bar on a terminal), then a summary by status.
+
+  --name <server>  only this server's remotes (its reverse-DNS name, io.github.owner/repo)
+${JSON_HELP}: {"ok":true,"remotes":n,"checked":n,"waiting":n,"by_status":{...}}
+
+${EXIT_CODES}: 0 done, 1 no such server, 130 interrupted.`,
+    options: { name: { type: 'string' } },
+    positionals: { min: 0, max: 0 },
+    load: async () => (await import('./check-catalog.ts')).run,
+  },
+  {
     name: 'keys',
     summary: "the deployment's signing keys: keys rotate, keys list",
     help: `usage: rollcall keys rotate [--json]

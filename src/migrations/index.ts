@@ -33,6 +33,7 @@ import { m0030 } from './0030_claim_strength.ts';
 import { m0031 } from './0031_inbox_counters.ts';
 import { m0032 } from './0032_listing_names.ts';
 import { m0033 } from './0033_catalog_latest_semver.ts';
+import { m0034 } from './0034_catalog_checks.ts';
 
 export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0001_listings_and_changes': m0001(db),
@@ -66,4 +67,5 @@ export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0031_inbox_counters': m0031(),
   '0032_listing_names': m0032(),
   '0033_catalog_latest_semver': m0033(),
+  '0034_catalog_checks': m0034(),
 });

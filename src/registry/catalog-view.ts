@@ -18,6 +18,9 @@ import { badgeFor } from '../funnel/badge.ts';
 import { catalogVersion, catalogVersions, listCatalogRows, type CatalogRow } from '../catalog/store.ts';
 import { LIMITS, OFFICIAL_META, remoteUrls } from '../catalog/entry.ts';
 import { servedServerJson } from '../catalog/served.ts';
+import { remotesOf } from '../catalog/remote-health.ts';
+import { checksByKey } from '../catalog/checks-store.ts';
+import { remoteHealth, entryHealth } from './remote-health-view.ts';
 
 export const SERVERS_DEFAULT_LIMIT = 30;
 export const SERVERS_MAX_LIMIT = 100;
@@ -88,6 +91,8 @@ async function liveListings(ctx: Ctx, rows: CatalogRow[]): Promise<Map<string, L
 /** Rows as the registry API's `{server, _meta}` items. */
 async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
   const listings = await liveListings(ctx, rows);
+  const remotes = new Map(rows.map((r) => [r, remotesOf(r.server)]));
+  const checks = await checksByKey(ctx.db.kysely, [...remotes.values()].flat().flatMap((x) => (x.key ? [x.key] : [])));
   return rows.map((r) => {
     const listing = remoteUrls(r.server)
       .slice(0, REMOTES_JOINED)
@@ -96,12 +101,18 @@ async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
     // The stored server.json is kept as received; what is served fits the schema, and the text cut
     // to fit is under Rollcall's key in full (pages and search read it all).
     const { server, cuts } = servedServerJson(r.server);
-    const ours = { ...(cuts.description !== undefined ? { description: cuts.description } : {}), ...(cuts.title !== undefined ? { title: cuts.title } : {}), ...(listing ? { listing } : {}) };
+    const health = remotes.get(r)!.map((remote) => remoteHealth(remote, remote.key ? checks.get(remote.key) : undefined));
+    const ours = {
+      ...entryHealth(health),
+      ...(cuts.description !== undefined ? { description: cuts.description } : {}),
+      ...(cuts.title !== undefined ? { title: cuts.title } : {}),
+      ...(listing ? { listing } : {}),
+    };
     return {
       server,
       _meta: {
         [OFFICIAL_META]: { status: r.status, ...(r.publishedAt ? { publishedAt: r.publishedAt } : {}), updatedAt: r.updatedAt, isLatest: r.isLatest },
-        ...(Object.keys(ours).length ? { [ctx.config.registryMetaKey]: ours } : {}),
+        [ctx.config.registryMetaKey]: ours,
       },
     };
   });
@@ -131,6 +142,9 @@ export const listServersInput = z.object({
   updated_since: z.iso.datetime({ offset: true }).optional().describe('Only versions upstream updated after this RFC 3339 time.'),
   version: z.string().min(1).max(LIMITS.version).optional().describe('"latest" for the latest version of each server, or an exact version.'),
   include_deleted: includeDeleted.describe('Also versions upstream marked deleted (default false; always true with updated_since, so a downstream sync learns of deletions).'),
+  health: z.enum(['live']).optional().describe("Rollcall's own filter: live, only servers one of whose remotes answered its last check."),
+  remote: z.enum(['true']).optional().describe("Rollcall's own filter: true, only servers with a remote Rollcall can reach by URL (not a URL template)."),
+  max_tool_tokens: z.coerce.number().int().min(0).optional().describe("Rollcall's own filter: only servers with a live remote whose tool list costs at most this many tokens (an estimate, bytes / 4); servers not checked yet are left out."),
 });
 
 export const listCatalogServers = defineOperation({
@@ -139,7 +153,7 @@ export const listCatalogServers = defineOperation({
   tool: false, // the generic registry API (GET /v0.1/servers); search is the tool
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   description:
-    'MCP servers known from the upstream registry, in the official MCP registry API shape ({servers:[{server, _meta}], metadata:{nextCursor, count}}), ordered by name and version. Descriptions and titles over 100 characters are cut at a word, the full text under Rollcall\'s own _meta key (REGISTRY_META_KEY), beside the Live listing one of the entry\'s remote URLs reaches.',
+    'MCP servers known from the upstream registry, in the official MCP registry API shape ({servers:[{server, _meta}], metadata:{nextCursor, count}}), ordered by name and version. Each server.json is valid against the current schema (descriptions and titles over 100 characters cut at a word). Rollcall\'s own _meta key (REGISTRY_META_KEY) holds what was measured: the entry\'s status (live, auth_required, dead, not_mcp, refused, unchecked, not_checkable, not_remote) and each remote\'s last check (latency, protocol, tools and their context cost), the full text of what was cut, and the Live listing one of its remote URLs reaches.',
   input: listServersInput,
   async handler(ctx, input) {
     const after = input.cursor ? decodeCursor(input.cursor) : null;
@@ -151,6 +165,9 @@ export const listCatalogServers = defineOperation({
       updatedSince: input.updated_since ? new Date(input.updated_since).toISOString() : undefined,
       version: input.version,
       includeDeleted: input.include_deleted || input.updated_since !== undefined,
+      liveOnly: input.health === 'live',
+      remoteOnly: input.remote === 'true',
+      maxToolTokens: input.max_tool_tokens,
     });
     const page = rows.slice(0, limit);
     const more = rows.length > limit;

@@ -78,6 +78,8 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     PROBE_HOST_PER_HOUR: '0',
     PUBLISH_HOST_PER_DAY: '0',
     JOB_TICK_S: '0', // tests drive app.jobs.tick() themselves
+    // The catalog's seed names real hosts this machine cannot reach: checks run where a test asks.
+    CATALOG_CHECK_CONCURRENCY: '0',
     CLAIM_DNS_SERVERS: dns.server,
     ...store.env,
     DATABASE_URL: undefined,

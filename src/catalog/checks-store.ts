@@ -1,0 +1,197 @@
+// Catalog health checks, storage: the remotes to check (added as entries arrive), the due ones
+// claimed under a lease so two instances never check one remote at once, a check's findings with
+// its place in the history, and the reads the views make.
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../platform/db/executor.ts';
+import { hostKey } from '../platform/net/host-key.ts';
+import { catalogTables as q, type CatalogChecksTable, type RemoteStatus } from './tables.ts';
+import { changesBetween, isUp, nextCheckAt, type CheckChanges, type RemoteOfEntry } from './remote-health.ts';
+
+export type CheckRow = Selectable<CatalogChecksTable>;
+export type { RemoteStatus };
+
+/** Checks kept per remote for its history. */
+export const CHECK_HISTORY_KEPT = 30;
+
+const hostOf = (url: string) => {
+  try {
+    return hostKey(url);
+  } catch {
+    return url;
+  }
+};
+
+/** Adds the checkable remotes not known yet, due now (new remotes are checked first). */
+export async function addRemotesToCheck(ex: Executor, remotes: RemoteOfEntry[], now: string): Promise<void> {
+  const rows = new Map<string, { url_key: string; url: string; transport: RemoteOfEntry['type']; host: string; next_check_at: string; created_at: string; fail_streak: number; tools_truncated: number }>();
+  for (const r of remotes) {
+    if (r.key && !rows.has(r.key)) rows.set(r.key, { url_key: r.key, url: r.url, transport: r.type, host: hostOf(r.url), next_check_at: now, created_at: now, fail_streak: 0, tools_truncated: 0 });
+  }
+  if (!rows.size) return;
+  await q(ex)
+    .insertInto('catalog_checks')
+    .values([...rows.values()])
+    .onConflict((oc) => oc.column('url_key').doNothing())
+    .execute();
+}
+
+/**
+ * Claims up to `limit` due remotes for `holder` until `leaseUntil`, at most `perHost` of one host
+ * (fair across hosts: a host with thousands of remotes waits its turn behind single ones). A remote
+ * another instance holds is skipped; each claim is one conditional update, so of two instances
+ * asking at once one gets it.
+ */
+export async function claimDueChecks(ex: Executor, opts: { now: string; limit: number; perHost: number; holder: string; leaseUntil: string; keys?: string[]; skipHosts?: Set<string> }): Promise<CheckRow[]> {
+  let sel = q(ex)
+    .selectFrom('catalog_checks')
+    .selectAll()
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', opts.now)]));
+  if (opts.keys) sel = sel.where('url_key', 'in', opts.keys.length ? opts.keys : ['']);
+  else sel = sel.where('next_check_at', '<=', opts.now);
+  const candidates = await sel.orderBy('next_check_at').orderBy('url_key').limit(opts.limit * 4).execute();
+  const perHost = new Map<string, number>();
+  const claimed: CheckRow[] = [];
+  for (const row of candidates) {
+    if (claimed.length >= opts.limit) break;
+    if (opts.skipHosts?.has(row.host)) continue;
+    const n = perHost.get(row.host) ?? 0;
+    if (n >= opts.perHost) continue;
+    const taken = await q(ex)
+      .updateTable('catalog_checks')
+      .set({ holder: opts.holder, lease_until: opts.leaseUntil })
+      .where('url_key', '=', row.url_key)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', opts.now)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) continue;
+    perHost.set(row.host, n + 1);
+    claimed.push({ ...row, holder: opts.holder, lease_until: opts.leaseUntil });
+  }
+  return claimed;
+}
+
+/** Gives a claimed remote back unchecked (its host had no budget left): due again at `dueAt`. */
+export async function releaseCheck(ex: Executor, key: string, holder: string, dueAt: string): Promise<void> {
+  await q(ex).updateTable('catalog_checks').set({ holder: null, lease_until: null, next_check_at: dueAt }).where('url_key', '=', key).where('holder', '=', holder).execute();
+}
+
+/** What one check found (probe/catalog-check.ts). */
+export interface CheckFindings {
+  status: RemoteStatus;
+  latencyMs: number | null;
+  protocol: string | null;
+  transport: string | null;
+  serverName: string | null;
+  serverVersion: string | null;
+  tools: { name: string; description?: string; params: unknown[] }[] | null;
+  toolsBytes: number | null;
+  toolsTruncated: boolean;
+  authMetadata: string | null;
+  detail: string | null;
+}
+
+/** A status the feed may announce: two checks in a row agree on it and it differs from the last announced. */
+export interface StatusChange {
+  url_key: string;
+  url: string;
+  from: RemoteStatus | null;
+  to: RemoteStatus;
+}
+
+const toolNames = (json: string | null): string[] | null => {
+  if (!json) return null;
+  try {
+    return (JSON.parse(json) as { name: string }[]).map((t) => t.name);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Records a check of a claimed remote: its findings, its next check, its history (the last
+ * CHECK_HISTORY_KEPT) and the lease released. Returns the status change to announce, if any.
+ */
+export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindings, at: Date): Promise<StatusChange | undefined> {
+  const now = at.toISOString();
+  const up = isUp(found.status);
+  const failStreak = up ? 0 : row.fail_streak + 1;
+  const failingSince = up ? null : (row.failing_since ?? now);
+  const live = found.status === 'live';
+  const toolsJson = live && found.tools ? JSON.stringify(found.tools) : live ? null : row.tools_json;
+  const changes: CheckChanges | undefined = live ? changesBetween({ tools: toolNames(row.tools_json), version: row.server_version }, { tools: found.tools?.map((t) => t.name) ?? null, version: found.serverVersion }) : undefined;
+  // Announced after two checks in a row agree: one failed check is not news.
+  const agreed = row.status === found.status && row.shown_status !== found.status;
+  await q(ex)
+    .updateTable('catalog_checks')
+    .set({
+      status: found.status,
+      shown_status: agreed ? found.status : row.shown_status,
+      last_verified: now,
+      latency_ms: found.latencyMs,
+      protocol: found.protocol ?? (live ? null : row.protocol),
+      answered_transport: found.transport ?? (live ? null : row.answered_transport),
+      server_name: found.serverName ?? (live ? null : row.server_name),
+      server_version: found.serverVersion ?? (live ? null : row.server_version),
+      tool_count: live ? (found.tools?.length ?? 0) : row.tool_count,
+      tools_bytes: live ? found.toolsBytes : row.tools_bytes,
+      tools_truncated: live ? (found.toolsTruncated ? 1 : 0) : row.tools_truncated,
+      tools_json: toolsJson,
+      auth_metadata: found.authMetadata,
+      detail: found.detail,
+      fail_streak: failStreak,
+      failing_since: failingSince,
+      next_check_at: nextCheckAt(at, found.status, failStreak, failingSince).toISOString(),
+      holder: null,
+      lease_until: null,
+    })
+    .where('url_key', '=', row.url_key)
+    .execute();
+  await q(ex)
+    .insertInto('catalog_check_history')
+    .values({ url_key: row.url_key, checked_at: now, status: found.status, latency_ms: found.latencyMs, tool_count: live ? (found.tools?.length ?? 0) : null, changes: changes ? JSON.stringify(changes) : null })
+    .onConflict((oc) => oc.columns(['url_key', 'checked_at']).doNothing())
+    .execute();
+  const kept = await q(ex).selectFrom('catalog_check_history').select('checked_at').where('url_key', '=', row.url_key).orderBy('checked_at', 'desc').offset(CHECK_HISTORY_KEPT).limit(1).executeTakeFirst();
+  if (kept) await q(ex).deleteFrom('catalog_check_history').where('url_key', '=', row.url_key).where('checked_at', '<=', kept.checked_at).execute();
+  return agreed ? { url_key: row.url_key, url: row.url, from: row.shown_status, to: found.status } : undefined;
+}
+
+/** The checks of these remote keys (unknown keys are left out). */
+export async function checksByKey(ex: Executor, keys: string[]): Promise<Map<string, CheckRow>> {
+  const out = new Map<string, CheckRow>();
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await q(ex).selectFrom('catalog_checks').selectAll().where('url_key', 'in', unique.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.url_key, r);
+  }
+  return out;
+}
+
+/** The history of one remote, oldest first. */
+export async function checkHistory(ex: Executor, key: string) {
+  return q(ex).selectFrom('catalog_check_history').select(['checked_at', 'status', 'latency_ms', 'tool_count', 'changes']).where('url_key', '=', key).orderBy('checked_at').execute();
+}
+
+/** How many remotes have each status now (null: not checked yet), for summaries. */
+export async function checkStatusCounts(ex: Executor, keys?: string[]): Promise<Record<string, number>> {
+  let sel = q(ex).selectFrom('catalog_checks').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status');
+  if (keys) sel = sel.where('url_key', 'in', keys.length ? keys : ['']);
+  const rows = await sel.execute();
+  return Object.fromEntries(rows.map((r) => [r.status ?? 'unchecked', Number(r.n)]));
+}
+
+/** Every remote the checks know, by key. */
+export async function allCheckKeys(ex: Executor): Promise<string[]> {
+  return (await q(ex).selectFrom('catalog_checks').select('url_key').orderBy('url_key').execute()).map((r) => r.url_key);
+}
+
+/** The remote keys of the latest version of one server (for `check-catalog --name`). */
+export async function remoteKeysOf(ex: Executor, name: string): Promise<string[]> {
+  const rows = await q(ex)
+    .selectFrom('catalog_remotes as r')
+    .innerJoin('catalog_servers as s', (j) => j.onRef('s.name', '=', 'r.name').onRef('s.version', '=', 'r.version'))
+    .select('r.url_key')
+    .where('r.name', '=', name)
+    .where('s.is_latest', '=', 1)
+    .execute();
+  return rows.map((r) => r.url_key);
+}

@@ -1,0 +1,182 @@
+// Health checks of the catalog's remotes: each due remote gets a real MCP handshake (streamable
+// HTTP in both eras, or the legacy HTTP+SSE transport) through the one guarded client, as public
+// work under the host's budget (below the share owners keep), fair across hosts, under a lease so
+// two instances never check one remote at once. What it found is stored with the remote
+// (catalog/checks-store.ts); the schedule (catalog/remote-health.ts) says when it is checked next.
+// The periodic task only makes the `catalog_checks` job due; the job checks one round of due
+// remotes and makes itself due again at once while more are waiting.
+import type { Config } from '../config.ts';
+import type { BaseServices } from '../platform/operation.ts';
+import type { JobHandler, PeriodicTask } from '../platform/jobs/runner.ts';
+import { iso } from '../platform/clock.ts';
+import { inTransaction } from '../platform/db/executor.ts';
+import { completeJob, scheduleJob, stillHeld, type JobSpec, type Lease } from '../platform/jobs/store.ts';
+import { GuardedClient, OutboundError, type Fetcher, type Resolver } from '../platform/net/guarded-client.ts';
+import { policyFor, type AddressPolicy } from '../platform/net/address-policy.ts';
+import { claimDueChecks, recordCheck, releaseCheck, type CheckFindings, type CheckRow, type RemoteStatus, type StatusChange } from '../catalog/checks-store.ts';
+import { mcpHandshake } from './mcp-handshake.ts';
+import { sseHandshake } from './sse-handshake.ts';
+import type { McpHandshake } from './mcp-exchange.ts';
+
+export const CATALOG_CHECK_JOB = 'catalog_checks';
+const checkJob: JobSpec = { id: CATALOG_CHECK_JOB, kind: CATALOG_CHECK_JOB, subject: null };
+
+/** Remotes claimed per round, and of one host per round (a host with thousands waits its turn). */
+export const ROUND_SIZE = 100;
+export const PER_HOST_PER_ROUND = 2;
+/** How long a claimed remote stays with the instance checking it (a crashed instance's come back after it). */
+const CLAIM_LEASE_MS = 5 * 60_000;
+
+/** The client of catalog checks: the prober's address policy, time and body limits. */
+export function createCheckClient(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy } = {}): GuardedClient {
+  return new GuardedClient({
+    policy: seams.policy ?? policyFor(config.probeAllowPrivate),
+    resolver: seams.resolver,
+    userAgent: `Rollcall-Check/${config.version} (+${config.publicBaseUrl}/for-agents)`,
+    connectTimeoutMs: config.probeConnectTimeoutMs,
+    totalTimeoutMs: config.probeTimeoutMs,
+    maxBodyBytes: config.probeMaxBodyBytes,
+    perHostConcurrency: 2,
+  });
+}
+
+/** A handshake's outcome as a status; undefined when the host's budget stopped it (checked later, not failed). */
+export function findingsOf(h: McpHandshake): CheckFindings | undefined {
+  if (h.error?.reason === 'host_budget') return undefined;
+  const status: RemoteStatus = h.ok
+    ? 'live'
+    : h.auth
+      ? 'auth_required'
+      : h.error?.reason === 'blocked_address' || h.error?.reason === 'invalid_url'
+        ? 'refused'
+        : h.error || (h.httpStatus !== undefined && h.httpStatus >= 500)
+          ? 'dead'
+          : 'not_mcp';
+  return {
+    status,
+    latencyMs: h.ok ? h.latencyMs : null,
+    protocol: h.protocol ?? null,
+    transport: h.ok ? (h.transport ?? null) : null,
+    serverName: h.serverName ?? null,
+    serverVersion: h.serverVersion ?? null,
+    tools: h.ok ? h.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), params: t.params })) : null,
+    toolsBytes: h.ok ? (h.toolsBytes ?? null) : null,
+    toolsTruncated: h.toolsTruncated === true,
+    authMetadata: h.auth?.resourceMetadata ?? null,
+    detail: h.ok ? null : (h.detail ?? h.error?.message ?? null),
+  };
+}
+
+/** One remote's handshake, by the transport its entry names (an `sse` remote is asked over SSE first). */
+export async function checkRemote(client: Fetcher, row: Pick<CheckRow, 'url' | 'transport'>): Promise<CheckFindings | undefined> {
+  if (row.transport === 'sse') {
+    const sse = await sseHandshake(client, row.url);
+    if (sse.ok || sse.auth || sse.error) return findingsOf(sse);
+  }
+  return findingsOf(await mcpHandshake(client, row.url));
+}
+
+type Deps = Pick<BaseServices, 'db' | 'clock' | 'budgets'>;
+
+export interface RoundResult {
+  checked: number;
+  byStatus: Partial<Record<RemoteStatus, number>>;
+  /** Remotes given back because their host's public budget had no room this hour. */
+  waiting: number;
+  changes: StatusChange[];
+}
+
+/**
+ * Checks the remotes claimed for one round (or those of `keys`, due or not), `concurrency` at once.
+ * `onChecked` hears each one as it is recorded (the CLI's progress bar).
+ */
+export async function checkRound(
+  deps: Deps,
+  client: Fetcher,
+  opts: { holder: string; concurrency: number; keys?: string[]; limit?: number; signal?: AbortSignal; onChecked?: (row: CheckRow, status: RemoteStatus | 'waiting') => void },
+): Promise<RoundResult & { claimed: number }> {
+  const { db, clock, budgets } = deps;
+  const start = clock.now();
+  const noRoom = new Set<string>();
+  const claimed = await claimDueChecks(db.kysely, {
+    now: iso(start),
+    limit: opts.limit ?? ROUND_SIZE,
+    perHost: opts.keys ? Number.MAX_SAFE_INTEGER : PER_HOST_PER_ROUND,
+    holder: opts.holder,
+    leaseUntil: iso(new Date(start.getTime() + CLAIM_LEASE_MS)),
+    keys: opts.keys,
+  });
+  const result: RoundResult & { claimed: number } = { checked: 0, byStatus: {}, waiting: 0, changes: [], claimed: claimed.length };
+  // Public work: each request counts in the host's hour, within the share owners do not keep.
+  const admit = budgets.admitter('public');
+  const fetcher: Fetcher = { fetch: (url, init = {}) => client.fetch(url, { ...init, admit: init.admit ?? admit }) };
+  const queue = [...claimed];
+  const worker = async () => {
+    for (let row = queue.shift(); row; row = queue.shift()) {
+      if (opts.signal?.aborted) {
+        await releaseCheck(db.kysely, row.url_key, opts.holder, row.next_check_at);
+        continue;
+      }
+      const wait = noRoom.has(row.host) ? budgets.hourRetryAfterS() : await budgets.noRoomFor(row.host, 'public');
+      let found: CheckFindings | undefined;
+      if (wait === undefined) {
+        try {
+          found = await checkRemote(fetcher, row);
+        } catch (err) {
+          if (!(err instanceof OutboundError)) throw err;
+          found = err.reason === 'host_budget' ? undefined : findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
+        }
+      }
+      if (!found) {
+        noRoom.add(row.host);
+        await releaseCheck(db.kysely, row.url_key, opts.holder, iso(new Date(clock.now().getTime() + budgets.hourRetryAfterS() * 1000)));
+        result.waiting++;
+        opts.onChecked?.(row, 'waiting');
+        continue;
+      }
+      const change = await recordCheck(db.kysely, row, found, clock.now());
+      if (change) result.changes.push(change);
+      result.checked++;
+      result.byStatus[found.status] = (result.byStatus[found.status] ?? 0) + 1;
+      opts.onChecked?.(row, found.status);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, claimed.length)) }, worker));
+  return result;
+}
+
+/** The sweep's task: makes the checks job due now (the job does the network work, outside any transaction). */
+export const catalogCheckTask = (config: Config): PeriodicTask => ({
+  name: 'catalog.check',
+  periodS: 60,
+  async run(trx, now) {
+    if (config.catalogCheckConcurrency === 0) return;
+    await scheduleJob(trx, checkJob, iso(now), iso(now));
+  },
+});
+
+export class CatalogCheckJob implements JobHandler {
+  constructor(
+    private readonly services: Deps & Pick<BaseServices, 'config' | 'log'>,
+    private readonly seams: { resolver?: Resolver; policy?: AddressPolicy } = {},
+  ) {}
+
+  async run(lease: Lease, stopping: AbortSignal): Promise<void> {
+    const { db, clock, log, config } = this.services;
+    const client = createCheckClient(config, this.seams);
+    let round: Awaited<ReturnType<typeof checkRound>>;
+    try {
+      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping });
+    } finally {
+      await client.destroy();
+    }
+    if (round.checked || round.waiting) log.info({ checked: round.checked, waiting: round.waiting, byStatus: round.byStatus }, 'catalog checks: a round done');
+    for (const change of round.changes) log.info(change, 'catalog remote status changed');
+    const now = clock.now();
+    // A full round means more are due: go on at once; else the periodic task wakes the job.
+    const next = round.claimed >= ROUND_SIZE ? now : new Date(now.getTime() + 60_000);
+    await inTransaction(db.kysely, async (trx) => {
+      if (await stillHeld(trx, lease)) await completeJob(trx, lease, iso(next), 0, iso(now));
+    });
+  }
+}
