@@ -38,7 +38,7 @@ async function suite(label, env) {
   console.log(`\n=== tests on ${label} ===`);
   // The suites in test/ and, beside each store operation in src/, that operation's own test.
   const files = [...testFiles(path.join(root, 'test')), ...testFiles(path.join(root, 'src'))].sort();
-  const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], env);
+  const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=3', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], env);
   const result = { label, passed: count(out, 'pass'), failed: count(out, 'fail'), code };
   if (code !== 0 && result.failed === 0) result.failed = 1; // the runner itself failed
   return result;
