@@ -158,6 +158,31 @@ test(`the schedule checks every remote: live with its tools and context cost, SS
   assert.equal((await app.http.inject({ method: 'GET', url: '/v0.1/servers?health=dead' })).statusCode, 400);
 });
 
+test(`search hits carry the measured health and context cost; live_only, remote_only and max_tool_tokens narrow them; a dead server gives way to a live one (${engine})`, async () => {
+  const search = async (query: string) => {
+    const res = await app.http.inject({ method: 'GET', url: `/api/ard/search?q=${encodeURIComponent('example test entry')}&limit=20${query}` });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { hits: { server?: string; score: number; health?: { status: string; tools: { count: number; tokens_estimate: number } | null } }[] }).hits;
+  };
+  const all = await search('');
+  const byName = new Map(all.map((h) => [h.server, h]));
+  assert.equal(byName.get('io.example/live')?.health?.status, 'live');
+  assert.ok((byName.get('io.example/live')?.health?.tools?.count ?? 0) >= 10);
+  assert.equal(byName.get('io.example/oauth')?.health?.status, 'auth_required');
+  assert.equal(byName.get('io.example/dead')?.health?.status, 'dead');
+  assert.equal(byName.get('io.example/stdio')?.health?.status, 'not_remote');
+  // Near-equal relevance (the same words): every live entry is ranked before every dead one.
+  const at = (name: string) => all.findIndex((h) => h.server === name);
+  for (const live of ['io.example/live', 'io.example/live-mirror', 'io.example/legacy-sse']) {
+    for (const dead of ['io.example/dead', 'io.example/down']) assert.ok(at(live) < at(dead), `${live} before ${dead}`);
+  }
+  assert.deepEqual((await search('&live_only=true')).map((h) => h.server).sort(), ['io.example/legacy-sse', 'io.example/live', 'io.example/live-mirror']);
+  assert.ok(!(await search('&remote_only=true')).some((h) => h.health?.status === 'not_remote'));
+  const cost = byName.get('io.example/live')!.health!.tools!.tokens_estimate;
+  assert.ok((await search(`&max_tool_tokens=${cost}`)).some((h) => h.server === 'io.example/live'));
+  assert.deepEqual(await search(`&max_tool_tokens=${cost - 1000}`), []);
+});
+
 test(`a dead remote is checked again after 1 h, 6 h, 24 h, then weekly; a changed remote at once; history keeps what changed (${engine})`, async () => {
   const clock = app.clock as ManualClock;
   const due = async (name: string) => (await latest(name)).remotes[0].next_check_at;

@@ -23,6 +23,9 @@ import { freePort, startEverything, type Peer } from './peers/mcp-servers.ts';
 import { startUpstreamRegistry, type UpstreamRegistry } from './peers/upstream-registry.ts';
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
+import { loadCatalogItems } from '../src/catalog/load.ts';
+import { remoteKey } from '../src/catalog/store.ts';
+import { checkRound, createCheckClient } from '../src/probe/catalog-check.ts';
 import { PAGES } from '../src/http/pages/index.ts';
 
 const SHOTS = path.join(process.cwd(), '.tmp', 'screenshots');
@@ -50,6 +53,16 @@ before(async () => {
   const client = createCatalogClient(app.config);
   await syncCatalog({ db: app.services.db.kysely, clock: app.clock }, { upstream: upstream.base, fetcher: client, pageSize: 100, leaseS: 300, overlapS: 300 });
   await client.destroy();
+  // A catalog entry whose remote is the everything server, checked twice (its page has a history and tools).
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, [
+    {
+      server: { name: 'io.example/everything-remote', title: 'Everything, remotely', description: 'The reference server, reached over streamable HTTP.', version: '1.0.0', remotes: [{ type: 'streamable-http', url: everything.url }] },
+      _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2026-10-01T00:00:00.000Z' } },
+    },
+  ]);
+  const checks = createCheckClient(app.config);
+  for (let i = 0; i < 2; i++) await checkRound(app.services, checks, { holder: 'pages', concurrency: 1, keys: [remoteKey(everything.url)!] });
+  await checks.destroy();
   // A listing whose only name is the publisher's markup (nothing answers at its port, so its card gives none).
   const xss = await postJson(app, '/api/publish', { url: `http://127.0.0.1:${await freePort()}/mcp`, name: XSS_NAME });
   assert.equal(xss.status, 200, JSON.stringify(xss.body));
@@ -205,13 +218,17 @@ const checkedPages = (): Checked[] => [
   { name: 'listing-pending', path: `/l/${pendingId}` },
   { name: 'listing-failed', path: `/l/${xssId}` },
   { name: 'not-found', path: '/l/lst_nope', status: 404 },
+  { name: 'catalog-live', path: '/c/io.example/everything-remote' },
+  { name: 'catalog-unchecked', path: '/c/io.github.cloudflare/mcp-server-cloudflare' },
+  { name: 'catalog-not-found', path: '/c/io.example/nothing', status: 404 },
 ];
 
 test('every page: no console error, a strict CSP, no axe violation, nothing sideways, at phone and desktop widths in light and dark; screenshots', async () => {
   assert.ok(liveId, 'the list test ran first');
   const pages = checkedPages();
   for (const route of PAGES) {
-    const covered = pages.some((c) => (route.path.includes(':') ? c.path.startsWith(route.path.slice(0, route.path.indexOf(':'))) : c.path === route.path));
+    const param = route.path.search(/[:*]/);
+    const covered = pages.some((c) => (param >= 0 ? c.path.startsWith(route.path.slice(0, param)) : c.path === route.path));
     assert.ok(covered, `${route.path} is checked`);
   }
   const problems: string[] = [];
@@ -246,7 +263,7 @@ test('every page: no console error, a strict CSP, no axe violation, nothing side
   assert.equal(problems.length, 0, `axe found violations:\n${problems.join('\n')}`);
 });
 
-test('the try page runs improve_kernel and a search from the keyboard, and catalog results link to their record', async () => {
+test('the try page runs improve_kernel and a search from the keyboard, and catalog results link to their page', async () => {
   const { page, context, errors } = await open('/try');
   await page.fill('#kernel-form input[name=agent_name]', 'browser-agent');
   await page.fill('#kernel-form textarea[name=goals]', 'Summarize pull requests for reviewers');
@@ -269,16 +286,16 @@ test('the try page runs improve_kernel and a search from the keyboard, and catal
   await page.locator('#search-out li a', { hasText: 'Everything Reference Server' }).waitFor();
   assert.equal((await activeElement(page)).tag, 'input');
 
-  // A catalog result is a link to its server's latest record in this registry's API, and it answers.
+  // A catalog result is a link to its server's page, and it answers.
   await page.fill('#search-form input[name=q]', 'weather');
   await Promise.all([page.waitForResponse((r) => r.url() === `${base}/api/mcp`), page.keyboard.press('Enter')]);
-  const catalogLinks = page.locator('#search-out li a[href^="/v0.1/servers/"]');
+  const catalogLinks = page.locator('#search-out li a[href^="/c/"]');
   await catalogLinks.first().waitFor();
   const href = (await catalogLinks.first().getAttribute('href'))!;
-  assert.match(href, /^\/v0\.1\/servers\/[^/]+%2F[^/]+\/versions\/latest$/);
-  const record = await getJson(app, href);
-  assert.equal(record.status, 200, JSON.stringify(record.body));
-  assert.equal(record.body.server.name, decodeURIComponent(href.split('/')[3]!));
+  assert.match(href, /^\/c\/[^/]+\/[^/]+$/);
+  const record = await app.http.inject({ method: 'GET', url: href });
+  assert.equal(record.statusCode, 200, record.body);
+  assert.match(record.body, new RegExp(`<code>${href.slice(3).replace(/\./g, '\\.')}</code>`), 'the page of that server');
   const hits = await page.locator('#search-out li').count();
   assert.equal(await page.locator('#search-out li .row-main > a[href]').count(), hits, 'every result is a link');
   await assertAccessible(page, '/try with results');
@@ -288,7 +305,30 @@ test('the try page runs improve_kernel and a search from the keyboard, and catal
 
   // Without JS the server renders the same links.
   const res = await app.http.inject({ method: 'GET', url: '/try?q=weather' });
-  assert.match(res.body, /<a href="\/v0\.1\/servers\/[^"]+%2F[^"]+\/versions\/latest">/);
+  assert.match(res.body, /<a href="\/c\/[^"/]+\/[^"/]+">/);
+});
+
+test("a catalog entry's page: its remote's status now, a latency chart, its tools with their parameters and context cost, how to claim it", async () => {
+  for (const width of [1280, 390]) {
+    const { page, context, errors, status } = await open('/c/io.example/everything-remote', { width });
+    assert.equal(status, 200);
+    assert.match((await page.locator('h1').textContent()) ?? '', /Everything, remotely\s+live/);
+    assert.match((await page.locator('table:has(caption#remotes)').textContent()) ?? '', /streamable-http\s*live/);
+    assert.equal(await page.locator('svg.chart').count(), 1, 'the latency history of its remote');
+    assert.ok((await page.locator('table:has(caption#tools) tbody tr').count()) >= 10, 'its tools');
+    assert.match((await page.locator('table:has(caption#tools)').textContent()) ?? '', /echo.*message/s);
+    assert.match((await page.locator('.stats').textContent()) ?? '', /Context cost\s*≈\d+/);
+    assert.match((await page.locator('#claim-h + p + *').textContent()) ?? '', new RegExp(`"url":"${everything.url.replace(/[.]/g, '\\.')}"`));
+    await assertAccessible(page, `catalog page at ${width}px`);
+    await page.screenshot({ path: path.join(SHOTS, `${engine}-catalog-entry-${width}.png`), fullPage: true });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // The entry and the Live listing of the same remote link to each other.
+  const entry = await app.http.inject({ method: 'GET', url: '/c/io.example/everything-remote' });
+  assert.match(entry.body, new RegExp(`<a href="/l/${liveId}">Live on Rollcall</a>`));
+  const listing = await app.http.inject({ method: 'GET', url: `/l/${liveId}` });
+  assert.match(listing.body, /<dt>In the catalog<\/dt><dd><a href="\/c\/io\.example\/everything-remote">io\.example\/everything-remote<\/a>/);
 });
 
 test('charts render from real data: the growth charts and the listing\'s probe history', async () => {

@@ -138,7 +138,8 @@ function readablePath(path: string): string {
     .replace('{serverName}', encodeURIComponent('org.example/reads'))
     .replace('{version}', '1.0.0')
     .replace('{name}', `${ids.live}.svg`)
-    .replace(':id', ids.live);
+    .replace(':id', ids.live)
+    .replace('/c/*', '/c/org.example/reads');
   return `${filled}${query[path] ?? ''}`;
 }
 

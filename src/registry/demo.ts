@@ -204,12 +204,12 @@ const listingIdField = z.string().min(1).max(64);
 const urlField = z.string().max(MAX_URL_LENGTH);
 
 export const demoInput = z.object({
-  listing_id: listingIdField.optional().describe('The Live listing to demo (from the active list or check_status).'),
-  kind: z.enum(['agent', 'mcp']).optional().describe('agent or mcp: with name, finds the listing when listing_id is not given.'),
-  name: z.string().max(MAX_NAME).optional().describe('The listing\'s name: with kind, finds it when listing_id is not given.'),
+  listing_id: listingIdField.optional().describe('The Live listing to demo (see the active list).'),
+  kind: z.enum(['agent', 'mcp']).optional().describe('agent or mcp: with name, finds the listing.'),
+  name: z.string().max(MAX_NAME).optional().describe('The listing\'s name: with kind, finds it.'),
   sku: z.enum(['alive', 'mcp_mesh']).optional().describe('alive (agents) or mcp_mesh (MCPs); must match the listing\'s kind.'),
-  agent_card_url: urlField.optional().describe('An agent\'s card URL: finds the listing when neither listing_id nor name is given.'),
-  mcp_url: urlField.optional().describe('An MCP server\'s URL: finds the listing when neither listing_id nor name is given.'),
+  agent_card_url: urlField.optional().describe('An agent\'s card URL: finds the listing without listing_id or name.'),
+  mcp_url: urlField.optional().describe('An MCP server\'s URL: finds the listing without listing_id or name.'),
 });
 
 /** The listing a demo request names: by id, else by name and kind, else by URL. */

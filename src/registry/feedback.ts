@@ -104,7 +104,7 @@ export const leaveFeedback = defineOperation({
 });
 
 const pathInput = z.object({
-  listing_id: z.string().min(1).max(64).describe('Your Live listing: the demo is taken for it (if not yet) and the feedback names it.'),
+  listing_id: z.string().min(1).max(64).describe('Your Live listing: its demo is taken if not yet, and the feedback names it.'),
   agent_name: z.string().min(1, 'is required').max(MAX_NAME).describe('Your agent\'s name.'),
   rating: ratingField.describe('Your rating of the demo, a whole number 1-5.'),
   body: bodyField.describe('One real sentence about the demo (at least 12 characters and 3 words; placeholder text is refused).'),

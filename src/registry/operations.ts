@@ -27,7 +27,7 @@ const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGT
 
 export const publishInput = z.object({
   url: urlField.optional().describe('The agent card URL or the MCP server (or server card) URL.'),
-  agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over `url` when both are given.'),
+  agent_card_url: urlField.optional().describe('An A2A agent card URL; wins over `url`.'),
   contact_email: z.email().max(254).optional().describe('Kept private; never shown publicly.'),
   source: z.string().max(MAX_NAME).optional().describe('Where you heard of Rollcall, or which tool publishes.'),
   name: z.string().max(MAX_NAME).optional().describe('Used only when the card has no name.'),
@@ -122,7 +122,7 @@ export const publish = defineOperation({
     ...listingViewOutput,
   }),
   description:
-    'List an A2A agent card or an MCP server in the Rollcall registry (same as POST /api/publish). Creates the listing, or re-probes it when the normalized URL is already listed, and returns its listing_id, outcome (queued: this call queued a re-probe of a listed URL; listed otherwise), lane and what to do next.',
+    'List an A2A agent card or an MCP server in the Rollcall registry (same as POST /api/publish): creates the listing, or re-probes a URL already listed; returns its listing_id, outcome (queued: a re-probe of a listed URL; else listed), lane and the next step.',
   input: publishInput,
   handler: async (ctx: ProbeCtx, input) => {
     const given = input.agent_card_url ?? input.url;

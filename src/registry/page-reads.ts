@@ -1,13 +1,15 @@
 // Read models the human pages need beyond what the operations answer: a listing's whole
 // probe history with the last probe's checks and score breakdown, and the growth series of /grow
-// (listings and first-Live per UTC day, public events, trace deposits). Each part is read from the
-// domain that owns it; the pages draw them.
+// (listings and first-Live per UTC day, public events, trace deposits), and a catalog remote's
+// check history and tools. Each part is read from the domain that owns it; the pages draw them.
 import type { Executor } from '../platform/db/executor.ts';
 import { loadProbeState, readHistory, type HistoryEntry } from '../probe/store.ts';
 import { RUBRIC } from '../probe/score.ts';
 import { dailyListings, laneCounts } from '../listings/counts.ts';
 import { dailyFeedCounts } from '../feed/counts.ts';
 import { dailyDepositCounts } from '../traces/counts.ts';
+import { checkHistory, checksByKey } from '../catalog/checks-store.ts';
+import { catalogNamesByRemoteUrl } from '../catalog/store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -66,4 +68,28 @@ export async function growthSeries(ex: Executor, now: Date, days: number) {
   const total = lanes.reduce((n, r) => n + r.count, 0);
   const live = lanes.filter((r) => r.lane === 'active').reduce((n, r) => n + r.count, 0);
   return { since_day: sinceDay, today: now.toISOString().slice(0, 10), days: [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day)), listings: { total, live } };
+}
+
+export interface RemoteCheckDetail {
+  /** The last checks, oldest first (catalog/checks-store.ts CHECK_HISTORY_KEPT). */
+  history: { at: string; status: string; latency_ms: number | null; tool_count: number | null }[];
+  /** The tools of its last live check: name, description and parameters. */
+  tools: { name: string; description?: string; params: { name: string; description?: string; required?: boolean; type?: string }[] }[];
+}
+
+/** A catalog remote's history and tools, for the entry's page. */
+export async function remoteCheckDetail(ex: Executor, key: string): Promise<RemoteCheckDetail> {
+  const [history, checks] = await Promise.all([checkHistory(ex, key), checksByKey(ex, [key])]);
+  let tools: RemoteCheckDetail['tools'] = [];
+  try {
+    tools = JSON.parse(checks.get(key)?.tools_json ?? '[]');
+  } catch {
+    tools = [];
+  }
+  return { history: history.map((h) => ({ at: h.checked_at, status: h.status, latency_ms: h.latency_ms, tool_count: h.tool_count })), tools };
+}
+
+/** The catalog servers one of whose remotes is this listing's URL (the entry and the listing link to each other). */
+export function catalogEntriesOf(ex: Executor, url: string): Promise<string[]> {
+  return catalogNamesByRemoteUrl(ex, url);
 }

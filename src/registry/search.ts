@@ -21,6 +21,10 @@ import { inTransaction } from '../platform/db/executor.ts';
 import { addressHash } from '../metering/caller.ts';
 import { recordDemand } from '../traces/system.ts';
 import { trailStrength } from '../traces/store.ts';
+import { findCatalogEntries } from '../catalog/store.ts';
+import { remotesOf } from '../catalog/remote-health.ts';
+import { checksByKey } from '../catalog/checks-store.ts';
+import { entryHealth, remoteHealth, type HealthStatus } from './remote-health-view.ts';
 
 export type SearchCtx = Ctx & { search: SearchIndex };
 
@@ -46,6 +50,28 @@ interface Hit {
   status_url?: string;
   next_step?: NextStep;
   server?: string;
+  /** A catalog entry's measured health: its status, when last checked, its live remote's tool count and context cost. */
+  health?: { status: HealthStatus; last_verified: string | null; tools: { count: number; tokens_estimate: number | null } | null };
+}
+
+/** Down, or not MCP: such an entry gives way to a live one within this many points of relevance. */
+const DOWN_GIVES_WAY = 10;
+const DOWN: HealthStatus[] = ['dead', 'not_mcp', 'refused'];
+
+/** The measured health of these catalog entries, by server name. */
+async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, NonNullable<Hit['health']>>> {
+  if (!names.length) return new Map();
+  const entries = await findCatalogEntries(ctx.db.kysely, names);
+  const remotes = new Map(entries.map((e) => [e.name, remotesOf(e.server)]));
+  const checks = await checksByKey(ctx.db.kysely, [...remotes.values()].flat().flatMap((r) => (r.key ? [r.key] : [])));
+  return new Map(
+    entries.map((e) => {
+      const health = entryHealth(remotes.get(e.name)!.map((r) => remoteHealth(r, r.key ? checks.get(r.key) : undefined)));
+      const live = health.remotes.find((r) => r.status === 'live' && r.tools);
+      const verified = health.remotes.map((r) => r.last_verified).filter((t): t is string => t !== null).sort().at(-1) ?? null;
+      return [e.name, { status: health.status, last_verified: verified, tools: live?.tools ? { count: live.tools.count, tokens_estimate: live.tools.tokens_estimate } : null }];
+    }),
+  );
 }
 
 /** A hit to show: from the engine, or a Live listing listed by rank (no query, no score). */
@@ -59,10 +85,11 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
   const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
   const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
-  return hits.flatMap((h): Hit[] => {
+  const health = await catalogHealth(ctx, hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'catalog').map((s) => s.key));
+  const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
     const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, why: h.why };
-    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key }];
+    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? { status: 'unchecked', last_verified: null, tools: null } }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
     return [
@@ -78,7 +105,23 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
       },
     ];
   });
+  // A server that is down never outranks a live one of near-equal relevance (the shown score stays).
+  const order = (h: Hit) => (h.score ?? 0) - (h.health && DOWN.includes(h.health.status) ? DOWN_GIVES_WAY : 0);
+  return hits.some((h) => h.score !== null) ? presented.map((h, i) => ({ h, i })).sort((a, b) => order(b.h) - order(a.h) || a.i - b.i).map(({ h }) => h) : presented;
 }
+
+/** What ard_search's narrowing keeps: Live listings are live and remote; a catalog entry by its measured health. */
+function kept(h: Hit, input: { live_only?: boolean; remote_only?: boolean; max_tool_tokens?: number }): boolean {
+  if (h.source === 'listing') return input.max_tool_tokens === undefined;
+  const health = h.health!;
+  if (input.live_only && health.status !== 'live') return false;
+  if (input.remote_only && health.status === 'not_remote') return false;
+  if (input.max_tool_tokens !== undefined && !(health.status === 'live' && health.tools?.tokens_estimate != null && health.tools.tokens_estimate <= input.max_tool_tokens)) return false;
+  return true;
+}
+
+/** A yes/no that comes as a JSON boolean or as a query string's "true"/"false". */
+const flag = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional();
 
 /** Runs one query through this instance's index and logs it. */
 async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number): Promise<SearchHit[]> {
@@ -95,22 +138,28 @@ const hitOutput = z.looseObject({ identifier: z.string(), kind: z.enum(['agent',
 const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), hits: z.array(hitOutput) });
 
 export const ardSearchInput = z.object({
-  q: queryField.describe('What you need, in your own words: a product ("postgres"), a task, or a need described in other words.'),
+  q: queryField.describe('What you need, in your own words: a product ("postgres"), a task, a need.'),
   limit: limitField,
   kind: kindField,
+  live_only: flag.describe('Only live servers.'),
+  remote_only: flag.describe('Only remote servers.'),
+  max_tool_tokens: z.coerce.number().int().min(0).max(1e7).optional().describe('Most tokens a tool list may cost.'),
 });
 
 export const ardSearch = defineOperation({
   name: 'ard_search',
   title: 'Search the registry',
   description:
-    'Natural-language search over every MCP server and agent Rollcall knows (synced catalog and Live listings): describe your need in your own words. Hits have an urn:air id, score 0-100, why, and for Live listings their status link and a take_demo next_step.',
+    'Natural-language search over every MCP server and agent Rollcall knows (synced catalog and Live listings): describe your need in your own words. Hits have an urn:air id, score 0-100, why; catalog hits their measured health; Live listings their status link and a take_demo next_step.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: ardSearchInput,
   output: searchOutput,
   handler: async (ctx: SearchCtx, input) => {
-    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, input.limit ?? DEFAULT_LIMIT);
-    const presented = await present(ctx, hits);
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const narrowed = input.live_only === true || input.remote_only === true || input.max_tool_tokens !== undefined;
+    // Narrowing reads what was measured, which is not in the index: ask for more and keep those that pass.
+    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, narrowed ? 100 : limit);
+    const presented = (await present(ctx, hits)).filter((h) => !narrowed || kept(h, input)).slice(0, limit);
     return { ok: true as const, query: input.q, count: presented.length, hits: presented };
   },
 });

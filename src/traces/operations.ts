@@ -55,8 +55,8 @@ const identityArgs = {
 
 const subjectArgs = {
   listing_id: listingIdField.optional().describe('A listing the trace is about (with partner_listing_id: the pair).'),
-  partner_listing_id: listingIdField.optional().describe('With listing_id: the trace is about the two listings together (an edge).'),
-  capability: capabilityField.optional().describe('A capability the trace is about (a skill id, tool name or short phrase), instead of a listing.'),
+  partner_listing_id: listingIdField.optional().describe('With listing_id: the trace is about the pair (an edge).'),
+  capability: capabilityField.optional().describe('A capability (skill id, tool name or phrase) instead of a listing.'),
 };
 
 type SubjectInput = { listing_id?: string; partner_listing_id?: string; capability?: string };

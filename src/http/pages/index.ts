@@ -21,6 +21,7 @@ import { growPage } from './grow.ts';
 import { connectorsPage } from './connectors.ts';
 import { forAgentsPage } from './for-agents.ts';
 import { listingPage } from './listing.ts';
+import { catalogEntryPage } from './catalog-entry.ts';
 
 /** Scripts and styles from this origin only, never inline; nothing framed, no plugins, forms post here. */
 export const PAGE_CSP = [
@@ -47,6 +48,8 @@ export const PAGES: readonly { path: string; render: PageRender }[] = [
   { path: '/connectors', render: connectorsPage },
   { path: '/for-agents', render: forAgentsPage },
   { path: '/l/:id', render: listingPage },
+  // A server name holds a slash (io.github.owner/repo): the rest of the path is the name.
+  { path: '/c/*', render: catalogEntryPage },
 ];
 
 function pageCtx(services: BaseServices, request: FastifyRequest): PageCtx {

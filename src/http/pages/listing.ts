@@ -7,11 +7,11 @@
 // status route and says the change of lane in a polite live region.
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
-import { probeDetail } from '../../registry/page-reads.ts';
+import { catalogEntriesOf, probeDetail } from '../../registry/page-reads.ts';
 import { chart } from './charts.ts';
 import { html, safeHref } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
-import { kindWord, lanePill, listingHref, rowsOr } from './parts.ts';
+import { catalogHref, kindWord, lanePill, listingHref, rowsOr } from './parts.ts';
 import { nextStepPart } from './next-step.ts';
 import type { NextStep } from '../../platform/next-step.ts';
 import type { PageCtx, PageResult } from './page.ts';
@@ -42,7 +42,7 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     badges: { markdown: string; html: string; images: Record<string, string> };
     next_step: NextStep;
   };
-  const [detail, traces] = await Promise.all([probeDetail(p.services.db.kysely, v.id), p.run(senseTraces, { listing_id: v.id, limit: 10 })]);
+  const [detail, traces, inCatalog] = await Promise.all([probeDetail(p.services.db.kysely, v.id), p.run(senseTraces, { listing_id: v.id, limit: 10 }), catalogEntriesOf(p.services.db.kysely, v.url)]);
   const points = detail.history.map((h) => ({ x: h.at, y: h.score, bad: !h.ok }));
   const traceRows = (traces as unknown as { traces: TraceRow[] }).traces;
   const body = html`
@@ -76,6 +76,7 @@ ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
     <dt>${v.kind === 'agent' ? 'Agent card' : 'Endpoint'}</dt><dd><a href="${safeHref(v.url)}" rel="nofollow noopener">${v.url}</a></dd>
     ${v.website ? html`<dt>Website</dt><dd><a href="${safeHref(v.website)}" rel="nofollow noopener">${v.website}</a></dd>` : ''}
     <dt>Category</dt><dd>${v.category_label}</dd>
+    ${inCatalog.length ? html`<dt>In the catalog</dt><dd>${inCatalog.slice(0, 3).map((n, i) => html`${i ? ', ' : ''}<a href="${catalogHref(n)}">${n}</a>`)}</dd>` : ''}
     <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}${v.owner_changed ? html`<br><strong>Owner changed at ${when(v.owner_changed.at)} by ${v.owner_changed.method}</strong>` : ''}</dd>
     ${v.name_withheld ? html`<dt>Name</dt><dd>Its card says <q>${v.name_withheld.name}</q>, which is not shown: ${v.name_withheld.why}</dd>` : ''}
     <dt>Handshake</dt><dd>${v.probe.handshake} ${v.checks_clean ? html`<span class="pill good">checks clean</span>` : html`<span class="pill">checks not clean</span>`}</dd>

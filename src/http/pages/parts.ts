@@ -22,8 +22,8 @@ export const kindWord = (kind: string) => (kind === 'agent' ? 'A2A agent' : 'MCP
 
 export const listingHref = (id: string) => `/l/${encodeURIComponent(id)}`;
 
-/** A catalog server's latest version in this registry's own copy of the registry API (site.js builds the same). */
-export const catalogHref = (server: string) => `/v0.1/servers/${encodeURIComponent(server)}/versions/latest`;
+/** A catalog server's page (site.js builds the same): its name's slash stays a path separator. */
+export const catalogHref = (server: string) => `/c/${server.split('/').map(encodeURIComponent).join('/')}`;
 
 export interface ListingLike {
   id: string;
@@ -77,7 +77,7 @@ export interface HitLike {
   trust: { probe_score: number | null } | null;
 }
 
-/** Where a hit's name links: a Live listing's page, a catalog entry's registry record. */
+/** Where a hit's name links: a Live listing's page, a catalog entry's page. */
 const hitHref = (h: HitLike) => (h.listing_id ? listingHref(h.listing_id) : h.server ? catalogHref(h.server) : undefined);
 
 export const hitRow = (h: HitLike) => {

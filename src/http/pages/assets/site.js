@@ -190,7 +190,7 @@
         const main = el('span', undefined, 'row-main');
         // A Live listing links to its page, a catalog entry to its record in this registry's copy
         // of the registry API (parts.ts renders the same links without JS).
-        const href = h.listing_id ? `/l/${encodeURIComponent(h.listing_id)}` : h.server ? `/v0.1/servers/${encodeURIComponent(h.server)}/versions/latest` : '';
+        const href = h.listing_id ? `/l/${encodeURIComponent(h.listing_id)}` : h.server ? `/c/${h.server.split('/').map(encodeURIComponent).join('/')}` : '';
         if (href) {
           const a = el('a', h.name);
           a.href = href;
