@@ -11,6 +11,7 @@ import { freshStore, startApp, engine, type TestStore } from './helpers/app.ts';
 import { freePort, startModernMcp, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent } from './peers/a2a-agent.ts';
 import { COMMANDS } from '../src/cli/commands.ts';
+import { serveUntilListening } from './helpers/serve-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(root, 'bin/rollcall.mjs');
@@ -307,27 +308,10 @@ test('stats --json counts what the commands above did', async () => {
 });
 
 test('serve through the bin: answers (badges included) and exits 0 on SIGTERM', async (t) => {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  const { child, address, out } = await serveUntilListening(t, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: root,
     // No metrics listener: its fixed port may be another process's on this machine.
     env: { ...process.env, DATABASE_URL: undefined, ...store.env, LOG_LEVEL: 'info', METRICS_PORT: '0' } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.includes('Rollcall is listening'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).address);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   const badge = await fetch(`${address}/badge/live?id=${listingId}`);
   assert.equal(badge.status, 200);
@@ -335,7 +319,7 @@ test('serve through the bin: answers (badges included) and exits 0 on SIGTERM', 
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
-  assert.match(out, /"signal":"SIGTERM".*shutting down/);
+  assert.match(out(), /"signal":"SIGTERM".*shutting down/);
 });
 
 test('list: an agent at its origin, whose card URL is listed already, answers with that listing: kind agent and its own score (here and with --server)', async () => {

@@ -1,10 +1,11 @@
 // The real service process, as `npm start` runs it: starts, serves, and shuts down on SIGTERM.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { freshStore, type TestStore } from './helpers/app.ts';
 import { freePort } from './peers/mcp-servers.ts';
+import { serveUntilListening } from './helpers/serve-process.ts';
 
 const stores: TestStore[] = [];
 after(async () => {
@@ -24,26 +25,8 @@ const cli = (args: string[], env: Record<string, string>) =>
 test('serve: listens, answers, serves /metrics on its own port only, and exits 0 on SIGTERM after finishing', async (t) => {
   const s = await store();
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const { child, address, out } = await serveUntilListening(t, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     env: { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // A failed assertion must not leave the server running (the suite would wait for it forever).
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.includes('Rollcall is listening'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).address);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   const health = await fetch(`${address}/healthz`);
   assert.equal(health.status, 200);
@@ -53,7 +36,7 @@ test('serve: listens, answers, serves /metrics on its own port only, and exits 0
   assert.equal(metrics.status, 200);
   assert.match(await metrics.text(), /rollcall_http_requests_total\{route="\/healthz",status="2xx"\} 1/);
   assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/api/listings/active`)).status, 404, 'only /metrics there');
-  assert.match(out, /"metrics":"http:\/\/127\.0\.0\.1:\d+\/metrics"/);
+  assert.match(out(), /"metrics":"http:\/\/127\.0\.0\.1:\d+\/metrics"/);
   const publish = await fetch(`${address}/api/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }) });
   // Without PROBE_ALLOW_PRIVATE a loopback URL is refused at publish: no listing, no traffic, a clear reason.
   assert.equal(publish.status, 400);
@@ -63,7 +46,7 @@ test('serve: listens, answers, serves /metrics on its own port only, and exits 0
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
-  assert.match(out, /shutting down/);
+  assert.match(out(), /shutting down/);
 });
 
 /** Holds a port on 127.0.0.1 (resolves with a closer); a port something else already holds is taken just the same. */
@@ -82,26 +65,10 @@ test('serve: with the default metrics port taken it warns and serves without /me
   const env: NodeJS.ProcessEnv = { ...process.env, ...s.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   delete env.METRICS_PORT;
   delete env.METRICS_HOST;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const line = out.split('\n').find((l) => l.includes('Rollcall is listening'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).address);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  const { child, address, out } = await serveUntilListening(t, ['--import', 'tsx', 'src/main.ts', 'serve'], { env });
   assert.equal((await fetch(`${address}/healthz`)).status, 200, 'the second instance serves');
-  assert.match(out, /\/metrics is off: the default 127\.0\.0\.1:9464 is already in use/);
-  assert.match(out, /"metrics":"off \(default port taken\)"/);
+  assert.match(out(), /\/metrics is off: the default 127\.0\.0\.1:9464 is already in use/);
+  assert.match(out(), /"metrics":"off \(default port taken\)"/);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
