@@ -18,6 +18,8 @@ import { OFFICIAL, SCHEMA } from './peers/upstream-registry.ts';
 import { validators } from './fixtures/mcp-registry/schemas.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
 import { checkRound, createCheckClient } from '../src/probe/catalog-check.ts';
+import { allCheckKeys, claimDueChecks, recordCheck } from '../src/catalog/checks-store.ts';
+import { remoteKey } from '../src/catalog/store.ts';
 import type { ManualClock } from '../src/platform/clock.ts';
 
 const META = 'io.rollcall.local';
@@ -209,6 +211,11 @@ test(`a dead remote is checked again after 1 h, 6 h, 24 h, then weekly; a change
   await runSchedule();
   assert.equal((await latest('io.example/oauth')).status, 'live');
 
+  // The remote html's entry dropped is no longer checked; the one it moved to is.
+  const scheduled = await allCheckKeys(app.services.db.kysely);
+  assert.ok(!scheduled.includes(remoteKey(urls.html!)!), 'a remote no latest version lists is left alone');
+  assert.ok(scheduled.includes(remoteKey(urls.sse!)!));
+
   const kept = await app.sql.selectFrom('catalog_check_history').select(['url_key']).execute();
   const perRemote = new Map<string, number>();
   for (const k of kept) perRemote.set(k.url_key, (perRemote.get(k.url_key) ?? 0) + 1);
@@ -251,8 +258,14 @@ test(`two instances never check one remote at once: each remote is checked by on
   try {
     const entries = Array.from({ length: 12 }, (_, i) => item(`io.example/pair-${i}`, { remotes: [{ type: 'streamable-http', url: `http://127.0.0.${2 + (i % 4)}:${new URL(urls.live!).port}/mcp?pair=${i}` }] }));
     await loadCatalogItems({ db: a.services.db.kysely, clock: a.clock }, entries);
-    const [ra, rb] = await Promise.all([checkRound(a.services, ca, { holder: 'a', concurrency: 2 }), checkRound(b.services, cb, { holder: 'b', concurrency: 2 })]);
-    assert.equal(ra.checked + rb.checked, 12, `${ra.checked} + ${rb.checked}`);
+    // Rounds on both at once (2 remotes of a host per round) until neither finds one to claim.
+    let checked = 0;
+    for (;;) {
+      const [ra, rb] = await Promise.all([checkRound(a.services, ca, { holder: 'a', concurrency: 2 }), checkRound(b.services, cb, { holder: 'b', concurrency: 2 })]);
+      checked += ra.checked + rb.checked;
+      if (!ra.claimed && !rb.claimed) break;
+    }
+    assert.equal(checked, 12);
     const history = await a.sql.selectFrom('catalog_check_history').select(['url_key']).execute();
     assert.equal(history.length, 12);
     assert.equal(new Set(history.map((h) => h.url_key)).size, 12, 'no remote checked twice');
@@ -261,6 +274,33 @@ test(`two instances never check one remote at once: each remote is checked by on
     await cb.destroy();
     await b.close();
     await a.close();
+  }
+});
+
+test(`a round is fair across hosts however the remotes sort, and a check whose lease was lost is not recorded (${engine})`, async () => {
+  const own = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2' } });
+  try {
+    const port = new URL(urls.live!).port;
+    // Twenty remotes of one host sort before the single remote of another.
+    const entries = [
+      ...Array.from({ length: 20 }, (_, i) => item(`io.example/crowd-${String(i).padStart(2, '0')}`, { remotes: [{ type: 'streamable-http', url: `http://127.0.0.2:${port}/mcp?crowd=${String(i).padStart(2, '0')}` }] })),
+      item('io.example/single', { remotes: [{ type: 'streamable-http', url: `http://127.0.0.3:${port}/mcp?single=1` }] }),
+    ];
+    await loadCatalogItems({ db: own.services.db.kysely, clock: own.clock }, entries);
+    const now = own.clock.now().toISOString();
+    const lease = new Date(own.clock.now().getTime() + 60_000).toISOString();
+    const claimed = await claimDueChecks(own.services.db.kysely, { now, limit: 3, perHost: 2, holder: 'fair', leaseUntil: lease });
+    assert.deepEqual(claimed.map((c) => c.host).sort(), ['127.0.0.2', '127.0.0.2', '127.0.0.3']);
+    // Another instance takes one over once the lease ran out: the first holder's late check is dropped.
+    const [first] = claimed;
+    await own.sql.updateTable('catalog_checks').set({ holder: 'other' }).where('url_key', '=', first!.url_key).execute();
+    const late = await recordCheck(own.services.db.kysely, first!, { status: 'dead', latencyMs: null, protocol: null, transport: null, serverName: null, serverVersion: null, tools: null, toolsBytes: null, toolsTruncated: false, authMetadata: null, detail: 'late' }, own.clock.now(), 'fair');
+    assert.equal(late, undefined);
+    const row = await own.sql.selectFrom('catalog_checks').select(['status', 'holder']).where('url_key', '=', first!.url_key).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: null, holder: 'other' });
+    assert.equal((await own.sql.selectFrom('catalog_check_history').select('url_key').execute()).length, 0);
+  } finally {
+    await own.close();
   }
 });
 

@@ -35,35 +35,35 @@ export async function addRemotesToCheck(ex: Executor, remotes: RemoteOfEntry[], 
     .execute();
 }
 
+/** A check row (as `c`) whose remote is in a latest version not deleted: one the schedule checks. */
+const listedRemote = sql`exists (select 1 from catalog_remotes r join catalog_servers s on s.name = r.name and s.version = r.version where r.url_key = c.url_key and s.is_latest = 1 and s.status <> 'deleted')`;
+
 /**
- * Claims up to `limit` due remotes for `holder` until `leaseUntil`, at most `perHost` of one host
- * (fair across hosts: a host with thousands of remotes waits its turn behind single ones). A remote
- * another instance holds is skipped; each claim is one conditional update, so of two instances
- * asking at once one gets it.
+ * Claims up to `limit` due remotes (or, of `keys`, those no one holds) for `holder` until
+ * `leaseUntil`, at most `perHost` of one host: fair across hosts, a host with thousands of remotes
+ * waits its turn behind single ones however they sort. Only remotes of a latest version not deleted
+ * are checked (a remote dropped from its entry is left alone). Each claim is one conditional update,
+ * so of two instances asking at once one gets it.
  */
-export async function claimDueChecks(ex: Executor, opts: { now: string; limit: number; perHost: number; holder: string; leaseUntil: string; keys?: string[]; skipHosts?: Set<string> }): Promise<CheckRow[]> {
-  let sel = q(ex)
-    .selectFrom('catalog_checks')
-    .selectAll()
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', opts.now)]));
-  if (opts.keys) sel = sel.where('url_key', 'in', opts.keys.length ? opts.keys : ['']);
-  else sel = sel.where('next_check_at', '<=', opts.now);
-  const candidates = await sel.orderBy('next_check_at').orderBy('url_key').limit(opts.limit * 4).execute();
-  const perHost = new Map<string, number>();
+export async function claimDueChecks(ex: Executor, opts: { now: string; limit: number; perHost: number; holder: string; leaseUntil: string; keys?: string[] }): Promise<CheckRow[]> {
+  const free = sql`(c.lease_until is null or c.lease_until < ${opts.now})`;
+  const due = opts.keys ? sql`c.url_key in (${sql.join(opts.keys.length ? opts.keys : [''])})` : sql`c.next_check_at <= ${opts.now}`;
+  const { rows: candidates } = await sql<CheckRow>`
+    select * from (
+      select c.*, row_number() over (partition by c.host order by c.next_check_at, c.url_key) as host_turn
+      from catalog_checks c where ${due} and ${free} and ${listedRemote}
+    ) t where t.host_turn <= ${opts.perHost} order by t.next_check_at, t.url_key limit ${opts.limit}`.execute(ex);
   const claimed: CheckRow[] = [];
-  for (const row of candidates) {
-    if (claimed.length >= opts.limit) break;
-    if (opts.skipHosts?.has(row.host)) continue;
-    const n = perHost.get(row.host) ?? 0;
-    if (n >= opts.perHost) continue;
-    const taken = await q(ex)
+  for (const found of candidates) {
+    const { host_turn: _turn, ...row } = found as CheckRow & { host_turn: unknown };
+    let update = q(ex)
       .updateTable('catalog_checks')
       .set({ holder: opts.holder, lease_until: opts.leaseUntil })
       .where('url_key', '=', row.url_key)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', opts.now)]))
-      .executeTakeFirst();
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', opts.now)]));
+    if (!opts.keys) update = update.where('next_check_at', '<=', opts.now);
+    const taken = await update.executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) continue;
-    perHost.set(row.host, n + 1);
     claimed.push({ ...row, holder: opts.holder, lease_until: opts.leaseUntil });
   }
   return claimed;
@@ -107,10 +107,11 @@ const toolNames = (json: string | null): string[] | null => {
 };
 
 /**
- * Records a check of a claimed remote: its findings, its next check, its history (the last
- * CHECK_HISTORY_KEPT) and the lease released. Returns the status change to announce, if any.
+ * Records a check of a remote `holder` claimed: its findings, its next check, its history (the last
+ * CHECK_HISTORY_KEPT) and the lease released, with the status change to announce, if any.
+ * Undefined, and nothing written, when the claim was lost (its lease ran out and another took it).
  */
-export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindings, at: Date): Promise<StatusChange | undefined> {
+export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindings, at: Date, holder: string): Promise<{ change?: StatusChange } | undefined> {
   const now = at.toISOString();
   const up = isUp(found.status);
   const failStreak = up ? 0 : row.fail_streak + 1;
@@ -120,7 +121,7 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
   const changes: CheckChanges | undefined = live ? changesBetween({ tools: toolNames(row.tools_json), version: row.server_version }, { tools: found.tools?.map((t) => t.name) ?? null, version: found.serverVersion }) : undefined;
   // Announced after two checks in a row agree: one failed check is not news.
   const agreed = row.status === found.status && row.shown_status !== found.status;
-  await q(ex)
+  const updated = await q(ex)
     .updateTable('catalog_checks')
     .set({
       status: found.status,
@@ -144,7 +145,9 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
       lease_until: null,
     })
     .where('url_key', '=', row.url_key)
-    .execute();
+    .where('holder', '=', holder)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return undefined;
   await q(ex)
     .insertInto('catalog_check_history')
     .values({ url_key: row.url_key, checked_at: now, status: found.status, latency_ms: found.latencyMs, tool_count: live ? (found.tools?.length ?? 0) : null, changes: changes ? JSON.stringify(changes) : null })
@@ -152,7 +155,7 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
     .execute();
   const kept = await q(ex).selectFrom('catalog_check_history').select('checked_at').where('url_key', '=', row.url_key).orderBy('checked_at', 'desc').offset(CHECK_HISTORY_KEPT).limit(1).executeTakeFirst();
   if (kept) await q(ex).deleteFrom('catalog_check_history').where('url_key', '=', row.url_key).where('checked_at', '<=', kept.checked_at).execute();
-  return agreed ? { url_key: row.url_key, url: row.url, from: row.shown_status, to: found.status } : undefined;
+  return agreed ? { change: { url_key: row.url_key, url: row.url, from: row.shown_status, to: found.status } } : {};
 }
 
 /** The checks of these remote keys (unknown keys are left out). */
@@ -179,9 +182,10 @@ export async function checkStatusCounts(ex: Executor, keys?: string[]): Promise<
   return Object.fromEntries(rows.map((r) => [r.status ?? 'unchecked', Number(r.n)]));
 }
 
-/** Every remote the checks know, by key. */
+/** Every remote of a latest version not deleted, by key (what the schedule checks). */
 export async function allCheckKeys(ex: Executor): Promise<string[]> {
-  return (await q(ex).selectFrom('catalog_checks').select('url_key').orderBy('url_key').execute()).map((r) => r.url_key);
+  const { rows } = await sql<{ url_key: string }>`select c.url_key from catalog_checks c where ${listedRemote} order by c.url_key`.execute(ex);
+  return rows.map((r) => r.url_key);
 }
 
 /** The remote keys of the latest version of one server (for `check-catalog --name`). */

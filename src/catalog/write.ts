@@ -73,6 +73,8 @@ export async function upsertCatalogEntries(trx: Executor, entries: UpstreamEntry
     for (const v of movedMarks) {
       await q(trx).updateTable('catalog_servers').set({ is_latest: marked(v) }).where('name', '=', v.name).where('version', '=', v.version).execute();
       v.is_latest = marked(v);
+      // A version stored before that becomes latest brings its remotes to the checks.
+      if (v.is_latest && v.status !== 'deleted') await addRemotesToCheck(trx, remotesOf(JSON.parse(v.server_json) as Record<string, unknown>), now);
     }
     const wasLatest = old?.is_latest === 1;
     row.is_latest = marked(row);

@@ -39,12 +39,14 @@ export const run: Runner = async (inv) => {
       progress = keys.length ? startProgress(inv.io.err, LOOK, keys.length, tally) : undefined;
       let checked = 0;
       let waiting = 0;
-      // Rounds of the schedule's size, each claiming its remotes under a lease, until all were asked.
-      for (let i = 0; i < keys.length && !signal.aborted; i += 100) {
+      // Rounds like the schedule's (a few of one host at a time, each claimed under a lease) until
+      // every remote was asked, or none of those left can be claimed (another instance holds them).
+      let pending = keys;
+      while (pending.length && !signal.aborted) {
         const round = await checkRound(deps, client, {
           holder,
           concurrency: CONCURRENCY,
-          keys: keys.slice(i, i + 100),
+          keys: pending.slice(0, 1000),
           limit: 100,
           signal,
           onChecked(_row, status) {
@@ -56,6 +58,9 @@ export const run: Runner = async (inv) => {
         });
         checked += round.checked;
         waiting += round.waiting;
+        if (!round.claimed) break;
+        const asked = new Set(round.done);
+        pending = pending.filter((k) => !asked.has(k));
       }
       return { checked, waiting };
     });

@@ -24,8 +24,12 @@ const checkJob: JobSpec = { id: CATALOG_CHECK_JOB, kind: CATALOG_CHECK_JOB, subj
 /** Remotes claimed per round, and of one host per round (a host with thousands waits its turn). */
 export const ROUND_SIZE = 100;
 export const PER_HOST_PER_ROUND = 2;
-/** How long a claimed remote stays with the instance checking it (a crashed instance's come back after it). */
-const CLAIM_LEASE_MS = 5 * 60_000;
+/**
+ * How long a claimed remote stays with the instance checking it (a crashed instance's come back
+ * after it): a round of 100 at 4 at once, each at most a few requests of PROBE_TIMEOUT_MS, ends well
+ * within it; a check recorded after its lease ran out is dropped (recordCheck).
+ */
+const CLAIM_LEASE_MS = 15 * 60_000;
 
 /** The client of catalog checks: the prober's address policy, time and body limits. */
 export function createCheckClient(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy } = {}): GuardedClient {
@@ -71,7 +75,7 @@ export function findingsOf(h: McpHandshake): CheckFindings | undefined {
 export async function checkRemote(client: Fetcher, row: Pick<CheckRow, 'url' | 'transport'>): Promise<CheckFindings | undefined> {
   if (row.transport === 'sse') {
     const sse = await sseHandshake(client, row.url);
-    if (sse.ok || sse.auth || sse.error) return findingsOf(sse);
+    if (sse.ok || sse.auth || sse.error || sse.spokeJsonRpc) return findingsOf(sse);
   }
   return findingsOf(await mcpHandshake(client, row.url));
 }
@@ -87,61 +91,77 @@ export interface RoundResult {
 }
 
 /**
- * Checks the remotes claimed for one round (or those of `keys`, due or not), `concurrency` at once.
- * `onChecked` hears each one as it is recorded (the CLI's progress bar).
+ * Checks the remotes claimed for one round (or, of `keys`, those not held elsewhere), at most
+ * PER_HOST_PER_ROUND of one host and `concurrency` at once, so no check waits on the client's host
+ * slots while its time runs. `onChecked` hears each one as it is recorded (the CLI's progress bar).
+ * A failure that is not the remote's (the database) gives back every remote of the round not
+ * recorded yet, then is thrown once the checks in flight are done.
  */
 export async function checkRound(
   deps: Deps,
   client: Fetcher,
   opts: { holder: string; concurrency: number; keys?: string[]; limit?: number; signal?: AbortSignal; onChecked?: (row: CheckRow, status: RemoteStatus | 'waiting') => void },
-): Promise<RoundResult & { claimed: number }> {
+): Promise<RoundResult & { claimed: number; done: string[] }> {
   const { db, clock, budgets } = deps;
   const start = clock.now();
   const noRoom = new Set<string>();
   const claimed = await claimDueChecks(db.kysely, {
     now: iso(start),
     limit: opts.limit ?? ROUND_SIZE,
-    perHost: opts.keys ? Number.MAX_SAFE_INTEGER : PER_HOST_PER_ROUND,
+    perHost: PER_HOST_PER_ROUND,
     holder: opts.holder,
     leaseUntil: iso(new Date(start.getTime() + CLAIM_LEASE_MS)),
     keys: opts.keys,
   });
-  const result: RoundResult & { claimed: number } = { checked: 0, byStatus: {}, waiting: 0, changes: [], claimed: claimed.length };
+  const result: RoundResult & { claimed: number; done: string[] } = { checked: 0, byStatus: {}, waiting: 0, changes: [], claimed: claimed.length, done: [] };
   // Public work: each request counts in the host's hour, within the share owners do not keep.
   const admit = budgets.admitter('public');
   const fetcher: Fetcher = { fetch: (url, init = {}) => client.fetch(url, { ...init, admit: init.admit ?? admit }) };
   const queue = [...claimed];
+  let failure: unknown;
+  const checkOne = async (row: CheckRow) => {
+    const wait = noRoom.has(row.host) ? budgets.hourRetryAfterS() : await budgets.noRoomFor(row.host, 'public');
+    let found: CheckFindings | undefined;
+    if (wait === undefined) {
+      try {
+        found = await checkRemote(fetcher, row);
+      } catch (err) {
+        if (!(err instanceof OutboundError)) throw err;
+        found = err.reason === 'host_budget' ? undefined : findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
+      }
+    }
+    if (!found) {
+      noRoom.add(row.host);
+      await releaseCheck(db.kysely, row.url_key, opts.holder, iso(new Date(clock.now().getTime() + budgets.hourRetryAfterS() * 1000)));
+      result.waiting++;
+      result.done.push(row.url_key);
+      opts.onChecked?.(row, 'waiting');
+      return;
+    }
+    const recorded = await recordCheck(db.kysely, row, found, clock.now(), opts.holder);
+    result.done.push(row.url_key);
+    if (!recorded) return; // the lease ran out and another instance took the remote: its check counts
+    if (recorded.change) result.changes.push(recorded.change);
+    result.checked++;
+    result.byStatus[found.status] = (result.byStatus[found.status] ?? 0) + 1;
+    opts.onChecked?.(row, found.status);
+  };
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      if (opts.signal?.aborted) {
-        await releaseCheck(db.kysely, row.url_key, opts.holder, row.next_check_at);
+      if (opts.signal?.aborted || failure !== undefined) {
+        await releaseCheck(db.kysely, row.url_key, opts.holder, row.next_check_at).catch(() => undefined);
         continue;
       }
-      const wait = noRoom.has(row.host) ? budgets.hourRetryAfterS() : await budgets.noRoomFor(row.host, 'public');
-      let found: CheckFindings | undefined;
-      if (wait === undefined) {
-        try {
-          found = await checkRemote(fetcher, row);
-        } catch (err) {
-          if (!(err instanceof OutboundError)) throw err;
-          found = err.reason === 'host_budget' ? undefined : findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
-        }
+      try {
+        await checkOne(row);
+      } catch (err) {
+        failure ??= err;
+        await releaseCheck(db.kysely, row.url_key, opts.holder, row.next_check_at).catch(() => undefined);
       }
-      if (!found) {
-        noRoom.add(row.host);
-        await releaseCheck(db.kysely, row.url_key, opts.holder, iso(new Date(clock.now().getTime() + budgets.hourRetryAfterS() * 1000)));
-        result.waiting++;
-        opts.onChecked?.(row, 'waiting');
-        continue;
-      }
-      const change = await recordCheck(db.kysely, row, found, clock.now());
-      if (change) result.changes.push(change);
-      result.checked++;
-      result.byStatus[found.status] = (result.byStatus[found.status] ?? 0) + 1;
-      opts.onChecked?.(row, found.status);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, claimed.length)) }, worker));
+  if (failure !== undefined) throw failure;
   return result;
 }
 

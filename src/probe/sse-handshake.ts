@@ -94,11 +94,14 @@ export async function sseHandshake(client: Fetcher, url: string): Promise<McpHan
 
     const exchange = async (message: Record<string, unknown>): Promise<Message | undefined> => {
       const answered = 'id' in message ? new Promise<Message>((resolve) => waiting.set(message.id, resolve)) : undefined;
-      const posted = await client.fetch(target.toString(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message), signal: stop.signal, slotHeld: true });
+      // sameOrigin: a redirect may not carry the post to another origin either.
+      const posted = await client.fetch(target.toString(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message), signal: stop.signal, slotHeld: true, sameOrigin: true });
       if (posted.status >= 400) throw new OutboundError('unreachable', `the endpoint answered HTTP ${posted.status}`);
       if (!answered) return undefined;
       const settled = await Promise.race([answered, ended.then(() => undefined)]);
       waiting.delete(message.id);
+      // The stream failed before the answer came (a timeout, the body limit): that is the outcome.
+      if (!settled && endedWith) throw endedWith;
       return settled;
     };
     const init = await exchange({ jsonrpc: '2.0', id: 'rc-init', method: 'initialize', params: { protocolVersion: SSE_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } });
@@ -109,9 +112,8 @@ export async function sseHandshake(client: Fetcher, url: string): Promise<McpHan
     }
     await exchange({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const listed = await listTools(async (cursor) => {
+      // A stream past the body limit before the list was whole throws too_large: a list too large to read.
       const message = await exchange({ jsonrpc: '2.0', id: `rc-tools-${cursor ?? 0}`, method: 'tools/list', params: cursor ? { cursor } : {} });
-      // The stream passed the body limit before the list was whole: a list too large to read.
-      if (!message && endedWith?.reason === 'too_large') throw endedWith;
       return { http: { url: target.toString(), status: 200, headers: {}, body: Buffer.alloc(0), redirects: [], elapsedMs: 0, text: () => '' }, message };
     });
     const info = isObj(result.serverInfo) ? result.serverInfo : {};

@@ -144,7 +144,7 @@ export const listServersInput = z.object({
   include_deleted: includeDeleted.describe('Also versions upstream marked deleted (default false; always true with updated_since, so a downstream sync learns of deletions).'),
   health: z.enum(['live']).optional().describe("Rollcall's own filter: live, only servers one of whose remotes answered its last check."),
   remote: z.enum(['true']).optional().describe("Rollcall's own filter: true, only servers with a remote Rollcall can reach by URL (not a URL template)."),
-  max_tool_tokens: z.coerce.number().int().min(0).optional().describe("Rollcall's own filter: only servers with a live remote whose tool list costs at most this many tokens (an estimate, bytes / 4); servers not checked yet are left out."),
+  max_tool_tokens: z.coerce.number().int().min(0).max(1e7).optional().describe("Rollcall's own filter: only servers with a live remote whose tool list costs at most this many tokens (an estimate, bytes / 4); servers not checked yet are left out."),
 });
 
 export const listCatalogServers = defineOperation({

@@ -51,7 +51,7 @@ interface Hit {
   next_step?: NextStep;
   server?: string;
   /** A catalog entry's measured health: its status, when last checked, its live remote's tool count and context cost. */
-  health?: { status: HealthStatus; last_verified: string | null; tools: { count: number; tokens_estimate: number | null } | null };
+  health?: { status: HealthStatus; remote: boolean; last_verified: string | null; tools: { count: number; tokens_estimate: number | null } | null };
 }
 
 /** Down, or not MCP: such an entry gives way to a live one within this many points of relevance. */
@@ -69,7 +69,9 @@ async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, Non
       const health = entryHealth(remotes.get(e.name)!.map((r) => remoteHealth(r, r.key ? checks.get(r.key) : undefined)));
       const live = health.remotes.find((r) => r.status === 'live' && r.tools);
       const verified = health.remotes.map((r) => r.last_verified).filter((t): t is string => t !== null).sort().at(-1) ?? null;
-      return [e.name, { status: health.status, last_verified: verified, tools: live?.tools ? { count: live.tools.count, tokens_estimate: live.tools.tokens_estimate } : null }];
+      // Remote: a URL Rollcall can reach, as /v0.1's remote=true reads it (a URL template is not one).
+      const remote = health.remotes.some((r) => r.not_checkable_reason !== 'url_template');
+      return [e.name, { status: health.status, remote, last_verified: verified, tools: live?.tools ? { count: live.tools.count, tokens_estimate: live.tools.tokens_estimate } : null }];
     }),
   );
 }
@@ -89,7 +91,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
     const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, why: h.why };
-    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? { status: 'unchecked', last_verified: null, tools: null } }];
+    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? { status: 'unchecked', remote: false, last_verified: null, tools: null } }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
     return [
@@ -115,7 +117,7 @@ function kept(h: Hit, input: { live_only?: boolean; remote_only?: boolean; max_t
   if (h.source === 'listing') return input.max_tool_tokens === undefined;
   const health = h.health!;
   if (input.live_only && health.status !== 'live') return false;
-  if (input.remote_only && health.status === 'not_remote') return false;
+  if (input.remote_only && !health.remote) return false;
   if (input.max_tool_tokens !== undefined && !(health.status === 'live' && health.tools?.tokens_estimate != null && health.tools.tokens_estimate <= input.max_tool_tokens)) return false;
   return true;
 }
