@@ -100,6 +100,8 @@ test('a host that stalls every request is cut at the probe deadline, and its slo
   const stalled = (await postJson(app, '/api/publish', { url: `${stall.base}/agent-card.json` })).body.id;
   const fast = (await postJson(app, '/api/publish', { url: `${agent.baseUrl}/after-stall/agent-card.json` })).body.id;
   await waitUntil('the listing behind the stalled one is Live', async () => (await lanes(app, [fast]))[0] === 'active', 10_000);
+  // The stalled probe's result is written as its job ends, which a loaded machine may finish just after.
+  await waitUntil('the stalled listing failed', async () => (await lanes(app, [stalled]))[0] === 'failed', 5000);
   const s = (await app.http.inject({ url: `/api/listings/status?id=${stalled}` })).json();
   assert.equal(s.lane, 'failed');
   assert.equal(s.lane_reason, 'timeout');
