@@ -18,9 +18,7 @@ import { badgeFor } from '../funnel/badge.ts';
 import { catalogVersion, catalogVersions, listCatalogRows, type CatalogRow } from '../catalog/store.ts';
 import { LIMITS, OFFICIAL_META, remoteUrls } from '../catalog/entry.ts';
 import { servedServerJson } from '../catalog/served.ts';
-import { remotesOf } from '../catalog/remote-health.ts';
-import { checksByKey } from '../catalog/checks-store.ts';
-import { remoteHealth, entryHealth } from './remote-health-view.ts';
+import { measuredHealth } from './remote-health-view.ts';
 
 export const SERVERS_DEFAULT_LIMIT = 30;
 export const SERVERS_MAX_LIMIT = 100;
@@ -91,9 +89,8 @@ async function liveListings(ctx: Ctx, rows: CatalogRow[]): Promise<Map<string, L
 /** Rows as the registry API's `{server, _meta}` items. */
 async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
   const listings = await liveListings(ctx, rows);
-  const remotes = new Map(rows.map((r) => [r, remotesOf(r.server)]));
-  const checks = await checksByKey(ctx.db.kysely, [...remotes.values()].flat().flatMap((x) => (x.key ? [x.key] : [])));
-  return rows.map((r) => {
+  const health = await measuredHealth(ctx.db.kysely, rows.map((r) => r.server));
+  return rows.map((r, i) => {
     const listing = remoteUrls(r.server)
       .slice(0, REMOTES_JOINED)
       .map((u) => listings.get(u))
@@ -101,9 +98,8 @@ async function serverItems(ctx: Ctx, rows: CatalogRow[]) {
     // The stored server.json is kept as received; what is served fits the schema, and the text cut
     // to fit is under Rollcall's key in full (pages and search read it all).
     const { server, cuts } = servedServerJson(r.server);
-    const health = remotes.get(r)!.map((remote) => remoteHealth(remote, remote.key ? checks.get(remote.key) : undefined));
     const ours = {
-      ...entryHealth(health),
+      ...health[i]!,
       ...(cuts.description !== undefined ? { description: cuts.description } : {}),
       ...(cuts.title !== undefined ? { title: cuts.title } : {}),
       ...(listing ? { listing } : {}),

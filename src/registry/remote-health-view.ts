@@ -1,7 +1,8 @@
 // A catalog remote's health as the registry API and search show it: what its last check found
 // (catalog/checks-store.ts), or why it is not checked; and an entry's status from its remotes'.
-import type { CheckRow } from '../catalog/checks-store.ts';
-import type { RemoteOfEntry } from '../catalog/remote-health.ts';
+import type { Executor } from '../platform/db/executor.ts';
+import { checksByKey, type CheckRow } from '../catalog/checks-store.ts';
+import { remotesOf, type RemoteOfEntry } from '../catalog/remote-health.ts';
 
 /** Every status an entry or a remote may show. */
 export type HealthStatus = 'live' | 'auth_required' | 'dead' | 'not_mcp' | 'refused' | 'unchecked' | 'not_checkable' | 'not_remote';
@@ -54,4 +55,11 @@ const ORDER: HealthStatus[] = ['live', 'auth_required', 'unchecked', 'not_mcp', 
 export function entryHealth(remotes: RemoteHealth[]): { status: HealthStatus; remotes: RemoteHealth[] } {
   const status = remotes.length ? ORDER.find((s) => remotes.some((r) => r.status === s)) ?? 'unchecked' : 'not_remote';
   return { status, remotes };
+}
+
+/** The measured health of each of these server.json, in their order: one read of their remotes' checks. */
+export async function measuredHealth(ex: Executor, servers: Record<string, unknown>[]): Promise<ReturnType<typeof entryHealth>[]> {
+  const remotes = servers.map(remotesOf);
+  const checks = await checksByKey(ex, remotes.flat().flatMap((r) => (r.key ? [r.key] : [])));
+  return remotes.map((of) => entryHealth(of.map((r) => remoteHealth(r, r.key ? checks.get(r.key) : undefined))));
 }

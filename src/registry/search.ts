@@ -22,9 +22,7 @@ import { addressHash } from '../metering/caller.ts';
 import { recordDemand } from '../traces/system.ts';
 import { trailStrength } from '../traces/store.ts';
 import { findCatalogEntries } from '../catalog/store.ts';
-import { remotesOf } from '../catalog/remote-health.ts';
-import { checksByKey } from '../catalog/checks-store.ts';
-import { entryHealth, remoteHealth, type HealthStatus } from './remote-health-view.ts';
+import { measuredHealth, type HealthStatus } from './remote-health-view.ts';
 
 export type SearchCtx = Ctx & { search: SearchIndex };
 
@@ -62,11 +60,10 @@ const DOWN: HealthStatus[] = ['dead', 'not_mcp', 'refused'];
 async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, NonNullable<Hit['health']>>> {
   if (!names.length) return new Map();
   const entries = await findCatalogEntries(ctx.db.kysely, names);
-  const remotes = new Map(entries.map((e) => [e.name, remotesOf(e.server)]));
-  const checks = await checksByKey(ctx.db.kysely, [...remotes.values()].flat().flatMap((r) => (r.key ? [r.key] : [])));
+  const healths = await measuredHealth(ctx.db.kysely, entries.map((e) => e.server));
   return new Map(
-    entries.map((e) => {
-      const health = entryHealth(remotes.get(e.name)!.map((r) => remoteHealth(r, r.key ? checks.get(r.key) : undefined)));
+    entries.map((e, i) => {
+      const health = healths[i]!;
       const live = health.remotes.find((r) => r.status === 'live' && r.tools);
       const verified = health.remotes.map((r) => r.last_verified).filter((t): t is string => t !== null).sort().at(-1) ?? null;
       // Remote: a URL Rollcall can reach, as /v0.1's remote=true reads it (a URL template is not one).
