@@ -331,6 +331,25 @@ test("a catalog entry's page: its remote's status now, a latency chart, its tool
   assert.match(listing.body, /<dt>In the catalog<\/dt><dd><a href="\/c\/io\.example\/everything-remote">io\.example\/everything-remote<\/a>/);
 });
 
+test("a Live listing's context cost: in its status, its search hit (max_tool_tokens narrows by it) and its page with its tools", async () => {
+  const status = await getJson(app, `/api/listings/status?id=${liveId}`);
+  const cost = status.body.probe.context_cost as { count: number; bytes: number; tokens_estimate: number; truncated: boolean };
+  assert.ok(cost.count >= 10 && cost.bytes > 1000, JSON.stringify(cost));
+  assert.deepEqual([cost.tokens_estimate, cost.truncated], [Math.ceil(cost.bytes / 4), false]);
+  const search = async (extra: string) => (await getJson(app, `/api/ard/search?q=${encodeURIComponent(status.body.name)}&limit=20${extra}`)).body.hits as { listing_id?: string; health?: { status: string; tools: { count: number; tokens_estimate: number } | null } }[];
+  const hit = (await search('')).find((h) => h.listing_id === liveId);
+  assert.deepEqual(hit?.health?.tools, { count: cost.count, tokens_estimate: cost.tokens_estimate });
+  assert.equal(hit?.health?.status, 'live');
+  assert.ok((await search(`&max_tool_tokens=${cost.tokens_estimate}`)).some((h) => h.listing_id === liveId));
+  assert.ok(!(await search(`&max_tool_tokens=${cost.tokens_estimate - 1}`)).some((h) => h.listing_id === liveId));
+  const { page, context, errors } = await open(`/l/${liveId}`);
+  assert.match((await page.locator('.stats').textContent()) ?? '', new RegExp(`Context cost\\s*≈${cost.tokens_estimate}`));
+  assert.equal(await page.locator('table:has(caption#tools) tbody tr').count(), cost.count);
+  assert.match((await page.locator('table:has(caption#tools)').textContent()) ?? '', /echo.*message/s);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('charts render from real data: the growth charts and the listing\'s probe history', async () => {
   const grow = await open('/grow');
   const charts = grow.page.locator('svg.chart');

@@ -67,7 +67,12 @@ export function probeState(report: ProbeReport, now: string): Omit<ProbeState, '
     detail: cleanText(report.detail, 500),
     protocol: report.protocol,
     latency_ms: report.latencyMs,
-    report: JSON.stringify({ checks: report.checks, breakdown: report.breakdown, ...(report.instructions ? { instructions: report.instructions } : {}) }),
+    report: JSON.stringify({
+      checks: report.checks,
+      breakdown: report.breakdown,
+      ...(report.instructions ? { instructions: report.instructions } : {}),
+      ...(report.toolList ? { tool_list: { count: report.capabilities.length, ...report.toolList } } : {}),
+    }),
     checks_clean: report.checks.every((c) => c.pass) ? 1 : 0,
   };
 }

@@ -46,13 +46,15 @@ export interface ProbeReport {
   version?: string;
   website?: string;
   capabilities: Capability[];
+  /** An MCP server's tool list as served: its size in bytes, and whether it ran past the body limit (counted to it). */
+  toolList?: { bytes: number; truncated: boolean };
   checks: Check[];
   score: number;
   breakdown: ScoreBreakdown;
 }
 
 /** What one probe path observed, before the checks and the score are worked out. */
-type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'otherNames' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities'> & {
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'otherNames' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities' | 'toolList'> & {
   parsed: boolean;
   publicMetadata: boolean;
   reached?: boolean;
@@ -365,6 +367,7 @@ class ProbeRun {
         version: hs.serverVersion ?? meta.version,
         website: hs.website ?? meta.website,
         capabilities: hs.tools,
+        ...(hs.toolsBytes !== undefined ? { toolList: { bytes: hs.toolsBytes, truncated: hs.toolsTruncated === true } } : {}),
         parsed: true,
         publicMetadata: meta.found,
       },
@@ -468,6 +471,7 @@ class ProbeRun {
       version: r.version,
       website: r.website,
       capabilities: r.capabilities,
+      ...(r.toolList ? { toolList: r.toolList } : {}),
       checks,
       score,
       breakdown,

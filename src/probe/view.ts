@@ -1,8 +1,21 @@
-// The probe's part of the listing view (SPEC.md 2.1): `checks_clean` and the `probe` object.
+// The probe's part of the listing view (SPEC.md 2.1): `checks_clean` and the `probe` object, with
+// what an MCP server's tool list costs an agent's context as its last full probe measured it.
 import type { ListingRow } from '../listings/store.ts';
+import { contextCost, type ContextCost } from '../platform/context-cost.ts';
 import type { ListingViewPart } from '../listings/view-part.ts';
 import { hoursBetween } from '../platform/clock.ts';
 import { loadProbeStates, type ProbeState } from './store.ts';
+
+/** The tool list's size from the stored report (probe/apply.ts); null for agents and before a full MCP probe. */
+export function contextCostOf(report: string | null): ContextCost | null {
+  if (!report) return null;
+  try {
+    const list = (JSON.parse(report) as { tool_list?: { count?: unknown; bytes?: unknown; truncated?: unknown } }).tool_list;
+    return list && typeof list.count === 'number' && typeof list.bytes === 'number' ? contextCost(list.count, list.bytes, list.truncated === true) : null;
+  } catch {
+    return null;
+  }
+}
 
 export function probeFields(row: ListingRow, state: ProbeState | undefined, now: Date) {
   const probedAt = state?.probed_at ?? null;
@@ -15,6 +28,7 @@ export function probeFields(row: ListingRow, state: ProbeState | undefined, now:
       probed_at: probedAt,
       target: state?.target ?? row.url,
       age_hours: probedAt ? Math.round(hoursBetween(probedAt, now) * 100) / 100 : null,
+      context_cost: contextCostOf(state?.report ?? null),
     },
   };
 }

@@ -1,7 +1,7 @@
 // Read models the human pages need beyond what the operations answer: a listing's whole
 // probe history with the last probe's checks and score breakdown, and the growth series of /grow
 // (listings and first-Live per UTC day, public events, trace deposits), and a catalog remote's
-// check history and tools. Each part is read from the domain that owns it; the pages draw them.
+// check history and tools, and a listing's tools. Each part is read from the domain that owns it; the pages draw them.
 import type { Executor } from '../platform/db/executor.ts';
 import { loadProbeState, readHistory, type HistoryEntry } from '../probe/store.ts';
 import { RUBRIC } from '../probe/score.ts';
@@ -10,6 +10,7 @@ import { dailyFeedCounts } from '../feed/counts.ts';
 import { dailyDepositCounts } from '../traces/counts.ts';
 import { checkHistory, checksByKey } from '../catalog/checks-store.ts';
 import { catalogNamesByRemoteUrl } from '../catalog/store.ts';
+import { findListingById } from '../listings/store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -70,11 +71,29 @@ export async function growthSeries(ex: Executor, now: Date, days: number) {
   return { since_day: sinceDay, today: now.toISOString().slice(0, 10), days: [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day)), listings: { total, live } };
 }
 
+/** A tool as the pages show it: a catalog remote's or a Live listing's. */
+export interface ToolShown {
+  name: string;
+  description?: string;
+  params: { name: string; description?: string; required?: boolean; type?: string }[];
+}
+
+/** The tools a listing's last probe read (an agent's skills have no parameters), for its page. */
+export async function listingTools(ex: Executor, listingId: string): Promise<ToolShown[]> {
+  const row = await findListingById(ex, listingId);
+  try {
+    const items = (JSON.parse(row?.capabilities ?? '{}') as { items?: ToolShown[] }).items;
+    return Array.isArray(items) ? items.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), params: Array.isArray(t.params) ? t.params : [] })) : [];
+  } catch {
+    return [];
+  }
+}
+
 export interface RemoteCheckDetail {
   /** The last checks, oldest first (catalog/checks-store.ts CHECK_HISTORY_KEPT). */
   history: { at: string; status: string; latency_ms: number | null; tool_count: number | null }[];
   /** The tools of its last live check: name, description and parameters. */
-  tools: { name: string; description?: string; params: { name: string; description?: string; required?: boolean; type?: string }[] }[];
+  tools: ToolShown[];
 }
 
 /** A catalog remote's history and tools, for the entry's page. */

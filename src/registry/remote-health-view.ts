@@ -3,6 +3,7 @@
 import type { Executor } from '../platform/db/executor.ts';
 import { checksByKey, type CheckRow } from '../catalog/checks-store.ts';
 import { remotesOf, type RemoteOfEntry } from '../catalog/remote-health.ts';
+import { contextCost, type ContextCost } from '../platform/context-cost.ts';
 
 /** Every status an entry or a remote may show. */
 export type HealthStatus = 'live' | 'auth_required' | 'dead' | 'not_mcp' | 'refused' | 'unchecked' | 'not_checkable' | 'not_remote';
@@ -19,12 +20,9 @@ export interface RemoteHealth {
   transport: string | null;
   server_info: { name: string | null; version: string | null } | null;
   /** The tool list's size: bytes as served, tokens estimated as bytes / 4. */
-  tools: { count: number; bytes: number | null; tokens_estimate: number | null; truncated: boolean } | null;
+  tools: ContextCost | null;
   auth_metadata_url: string | null;
 }
-
-/** bytes / 4: the usual rule of thumb for English text and JSON in a model's context. */
-export const tokensEstimate = (bytes: number | null) => (bytes === null ? null : Math.ceil(bytes / 4));
 
 export function remoteHealth(remote: RemoteOfEntry, check: CheckRow | undefined): RemoteHealth {
   const base = { url: remote.url, type: remote.type };
@@ -42,7 +40,7 @@ export function remoteHealth(remote: RemoteOfEntry, check: CheckRow | undefined)
     server_info: check?.server_name || check?.server_version ? { name: check.server_name, version: check.server_version } : null,
     tools:
       check?.tool_count !== null && check?.tool_count !== undefined
-        ? { count: check.tool_count, bytes: check.tools_bytes, tokens_estimate: tokensEstimate(check.tools_bytes), truncated: check.tools_truncated === 1 }
+        ? contextCost(check.tool_count, check.tools_bytes, check.tools_truncated === 1)
         : null,
     auth_metadata_url: check?.auth_metadata ?? null,
   };

@@ -48,7 +48,7 @@ interface Hit {
   status_url?: string;
   next_step?: NextStep;
   server?: string;
-  /** A catalog entry's measured health: its status, when last checked, its live remote's tool count and context cost. */
+  /** The measured health: a catalog entry's from its remotes' checks, a Live listing's from its last probe; with the tool count and context cost when known. */
   health?: { status: HealthStatus; remote: boolean; last_verified: string | null; tools: { count: number; tokens_estimate: number | null } | null };
 }
 
@@ -99,6 +99,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
         description: view.description.slice(0, SHOWN_DESCRIPTION_CHARS),
         trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge },
         listing_id: view.id,
+        health: { status: 'live', remote: true, last_verified: view.probe.probed_at, tools: view.probe.context_cost ? { count: view.probe.context_cost.count, tokens_estimate: view.probe.context_cost.tokens_estimate } : null },
         status_url: statusUrl(ctx, view.id),
         next_step: nextStep('take_demo', { listing_id: view.id }, `Try ${view.name} with the free demo; check_status (status_url) has the full demo request.`),
       },
@@ -109,9 +110,8 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   return hits.some((h) => h.score !== null) ? presented.map((h, i) => ({ h, i })).sort((a, b) => order(b.h) - order(a.h) || a.i - b.i).map(({ h }) => h) : presented;
 }
 
-/** What ard_search's narrowing keeps: Live listings are live and remote; a catalog entry by its measured health. */
+/** What ard_search's narrowing keeps, by each hit's measured health (a Live listing is live and remote). */
 function kept(h: Hit, input: { live_only?: boolean; remote_only?: boolean; max_tool_tokens?: number }): boolean {
-  if (h.source === 'listing') return input.max_tool_tokens === undefined;
   const health = h.health!;
   if (input.live_only && health.status !== 'live') return false;
   if (input.remote_only && !health.remote) return false;

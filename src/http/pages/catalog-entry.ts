@@ -10,6 +10,7 @@ import type { RemoteHealth } from '../../registry/remote-health-view.ts';
 import { chart } from './charts.ts';
 import { html, safeHref } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
+import { contextCostStat, toolsTable } from './parts.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const STATUS: Record<string, { word: string; tone: string; says: string }> = {
@@ -56,7 +57,7 @@ export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
 <dl class="stats" aria-label="Catalog entry numbers">
   ${stat('Status', STATUS[status]?.word ?? status, STATUS[status]?.says ?? '')}
   ${stat('Tools', live?.tools ? live.tools.count : '—', live?.tools?.truncated ? 'a list past the size limit, counted to it' : live ? 'in its tool list' : 'known once it answers')}
-  ${stat('Context cost', live?.tools?.tokens_estimate != null ? `≈${live.tools.tokens_estimate}` : '—', 'tokens for its tool list (bytes / 4, an estimate)')}
+  ${contextCostStat(live?.tools)}
   ${stat('Latency', live?.latency_ms != null ? `${live.latency_ms} ms` : '—', live ? `checked ${when(live.last_verified)}` : '')}
 </dl>
 <div class="grid">
@@ -105,23 +106,7 @@ export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
 </section>
 <section class="panel" aria-labelledby="tools-h">
   <h2 id="tools-h">Tools</h2>
-  ${
-    tools.length
-      ? scrollTable(
-          'tools',
-          `The ${tools.length} tools of its last live check`,
-          html`<tr><th scope="col">Tool</th><th scope="col">What it does</th><th scope="col">Parameters</th></tr>`,
-          tools.map(
-            (t) =>
-              html`<tr><td><code>${t.name}</code></td><td>${t.description ?? ''}</td><td>${
-                t.params.length
-                  ? t.params.map((pa) => html`<code>${pa.name}</code>${pa.type ? html` <span class="muted small">${pa.type}</span>` : ''}${pa.required ? html` <span class="small">required</span>` : ''}${pa.description ? html`: ${pa.description}` : ''}<br>`)
-                  : html`<span class="muted">none</span>`
-              }</td></tr>`,
-          ),
-        )
-      : html`<p class="muted">Its tools are shown once a remote answers a check.</p>`
-  }
+  ${toolsTable(tools, `The ${tools.length} tools of its last live check`, 'Its tools are shown once a remote answers a check.')}
 </section>
 <section class="panel" aria-labelledby="claim-h">
   <h2 id="claim-h">Is this your server?</h2>

@@ -7,11 +7,12 @@
 // status route and says the change of lane in a polite live region.
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
-import { catalogEntriesOf, probeDetail } from '../../registry/page-reads.ts';
+import { catalogEntriesOf, listingTools, probeDetail } from '../../registry/page-reads.ts';
+import type { ContextCost } from '../../platform/context-cost.ts';
 import { chart } from './charts.ts';
 import { html, safeHref } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
-import { catalogHref, kindWord, lanePill, listingHref, rowsOr } from './parts.ts';
+import { catalogHref, contextCostStat, kindWord, lanePill, listingHref, rowsOr, toolsTable } from './parts.ts';
 import { nextStepPart } from './next-step.ts';
 import type { NextStep } from '../../platform/next-step.ts';
 import type { PageCtx, PageResult } from './page.ts';
@@ -36,13 +37,18 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     claimed: boolean;
     owner_changed?: { at: string; method: string };
     name_withheld?: { name: string; why: string };
-    probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string };
+    probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string; context_cost: ContextCost | null };
     talk: { mode: string; last_at?: string; grace_days_left?: number | null };
     history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
     badges: { markdown: string; html: string; images: Record<string, string> };
     next_step: NextStep;
   };
-  const [detail, traces, inCatalog] = await Promise.all([probeDetail(p.services.db.kysely, v.id), p.run(senseTraces, { listing_id: v.id, limit: 10 }), catalogEntriesOf(p.services.db.kysely, v.url)]);
+  const [detail, traces, inCatalog, tools] = await Promise.all([
+    probeDetail(p.services.db.kysely, v.id),
+    p.run(senseTraces, { listing_id: v.id, limit: 10 }),
+    catalogEntriesOf(p.services.db.kysely, v.url),
+    listingTools(p.services.db.kysely, v.id),
+  ]);
   const points = detail.history.map((h) => ({ x: h.at, y: h.score, bad: !h.ok }));
   const traceRows = (traces as unknown as { traces: TraceRow[] }).traces;
   const body = html`
@@ -64,6 +70,7 @@ ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <cod
   ${stat('Score', v.probe.score ?? '—', 'of 100')}
   ${stat('Uptime', v.history.uptime_pct === null ? '—' : `${v.history.uptime_pct}%`, `${v.history.probes} probes`)}
   ${stat('Median latency', v.history.median_latency_ms === null ? '—' : `${v.history.median_latency_ms} ms`)}
+  ${v.kind === 'mcp' ? contextCostStat(v.probe.context_cost) : ''}
   ${stat('Talk', v.talk.mode, v.talk.mode === 'present' ? when(v.talk.last_at) : typeof v.talk.grace_days_left === 'number' ? `${v.talk.grace_days_left} days of grace left` : '')}
 </dl>
 ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
@@ -112,6 +119,10 @@ ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
   ${codeBlock('HTML', v.badges.html, true)}
 </section>
 </div>
+<section class="panel" aria-labelledby="tools-h">
+  <h2 id="tools-h">${v.kind === 'agent' ? 'Skills' : 'Tools'}</h2>
+  ${toolsTable(tools, `The ${tools.length} ${v.kind === 'agent' ? 'skills its card declares' : 'tools of its last probe'}`, v.kind === 'agent' ? 'Its card declares no skills.' : 'Its tools are shown once a probe reads its tool list.')}
+</section>
 ${
   detail.instructions
     ? html`<section class="panel" aria-labelledby="instr-h">

@@ -1,6 +1,9 @@
-// Small pieces several pages show: a lane as a pill, a listing as a row, a feed event, a search hit.
+// Small pieces several pages show: a lane as a pill, a listing as a row, a feed event, a search hit,
+// a server's tools and what they cost an agent's context.
 import { html, type Html } from './html.ts';
-import { when } from './layout.ts';
+import { scrollTable, stat, when } from './layout.ts';
+import type { ToolShown } from '../../registry/page-reads.ts';
+import type { ContextCost } from '../../platform/context-cost.ts';
 
 const LANE: Record<string, { word: string; tone: string }> = {
   active: { word: 'Live', tone: 'good' },
@@ -86,3 +89,25 @@ export const hitRow = (h: HitLike) => {
     h.source === 'listing' ? 'Live listing' : 'catalog'
   }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;
 };
+
+/** A server's tools: name, what it does, its parameters; `empty` when there are none to show. */
+export function toolsTable(tools: readonly ToolShown[], caption: string, empty: string): Html {
+  if (!tools.length) return html`<p class="muted">${empty}</p>`;
+  return scrollTable(
+    'tools',
+    caption,
+    html`<tr><th scope="col">Tool</th><th scope="col">What it does</th><th scope="col">Parameters</th></tr>`,
+    tools.map(
+      (t) =>
+        html`<tr><td><code>${t.name}</code></td><td>${t.description ?? ''}</td><td>${
+          t.params.length
+            ? t.params.map((pa) => html`<code>${pa.name}</code>${pa.type ? html` <span class="muted small">${pa.type}</span>` : ''}${pa.required ? html` <span class="small">required</span>` : ''}${pa.description ? html`: ${pa.description}` : ''}<br>`)
+            : html`<span class="muted">none</span>`
+        }</td></tr>`,
+    ),
+  );
+}
+
+/** The context-cost figure of a stats row: tokens for the tool list, named as an estimate. */
+export const contextCostStat = (cost: ContextCost | null | undefined) =>
+  stat('Context cost', cost?.tokens_estimate != null ? `≈${cost.tokens_estimate}` : '—', cost?.truncated ? 'tokens at least: the list ran past the size limit' : 'tokens for its tool list (bytes / 4, an estimate)');
