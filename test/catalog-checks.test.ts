@@ -222,6 +222,37 @@ test(`a dead remote is checked again after 1 h, 6 h, 24 h, then weekly; a change
   assert.ok([...perRemote.values()].every((n) => n <= 30), 'at most 30 checks kept per remote');
 });
 
+test(`a remote's status change reaches the public feed once two checks agree, with its server's name and no URL (${engine})`, async () => {
+  let down = false;
+  const url = await responder('127.0.0.9', (res) => (down ? res.writeHead(503, { 'content-type': 'text/plain' }).end('maintenance') : res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>')));
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, [item('io.example/flaky', { remotes: [{ type: 'streamable-http', url }] })]);
+  const client = createCheckClient(app.config);
+  const check = () => checkRound(app.services, client, { holder: 'feed', concurrency: 1, keys: [remoteKey(url)!] });
+  const catalogFeed = async () => {
+    const res = await app.http.inject({ method: 'GET', url: '/api/feed?about=catalog' });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { items: { event: string; catalog: { name: string }; from: string; to: string }[] }).items.filter((i) => i.catalog.name === 'io.example/flaky');
+  };
+  try {
+    await check();
+    await check();
+    assert.deepEqual(await catalogFeed(), [], 'a first status, agreed on, is not a change');
+    down = true;
+    await check();
+    assert.equal((await latest('io.example/flaky')).status, 'dead');
+    assert.deepEqual(await catalogFeed(), [], 'one failed check is not news');
+    await check();
+    const [event, ...more] = await catalogFeed();
+    assert.deepEqual([event?.event, event?.from, event?.to, more.length], ['catalog.status_changed', 'not_mcp', 'dead', 0]);
+    const all = await app.http.inject({ method: 'GET', url: '/api/feed?limit=100' });
+    assert.ok(!all.body.includes(new URL(url).host), 'the remote URL is not in the feed');
+    const listingsOnly = await app.http.inject({ method: 'GET', url: '/api/feed?about=listings&limit=100' });
+    assert.ok(!(listingsOnly.json() as { items: { event: string }[] }).items.some((i) => i.event.startsWith('catalog.')));
+  } finally {
+    await client.destroy();
+  }
+});
+
 test(`catalog checks are public work: a host's public share is never exceeded, the rest wait for the next hour (${engine})`, async () => {
   const limited = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2', PROBE_HOST_PER_HOUR: '50' } });
   try {

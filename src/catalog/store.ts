@@ -111,16 +111,27 @@ export function remoteKey(url: string): string | undefined {
 /** Names of servers whose latest version has this remote URL (any spelling that reaches the same endpoint). */
 export async function catalogNamesByRemoteUrl(ex: Executor, url: string): Promise<string[]> {
   const key = remoteKey(url);
-  if (!key) return [];
+  return key ? ((await catalogNamesByRemoteKeys(ex, [key])).get(key) ?? []) : [];
+}
+
+/** The servers whose latest version (not deleted) lists each of these remotes, by remote key, names sorted. */
+export async function catalogNamesByRemoteKeys(ex: Executor, keys: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!keys.length) return out;
   const rows = await q(ex)
     .selectFrom('catalog_remotes as r')
     .innerJoin('catalog_servers as s', (j) => j.onRef('s.name', '=', 'r.name').onRef('s.version', '=', 'r.version'))
-    .select('r.name')
-    .where('r.url_key', '=', key)
+    .select(['r.url_key', 'r.name'])
+    .where('r.url_key', 'in', [...new Set(keys)])
     .where('s.is_latest', '=', 1)
+    .where('s.status', '<>', 'deleted')
     .orderBy('r.name')
     .execute();
-  return [...new Set(rows.map((r) => r.name))];
+  for (const r of rows) {
+    const names = out.get(r.url_key) ?? out.set(r.url_key, []).get(r.url_key)!;
+    if (!names.includes(r.name)) names.push(r.name);
+  }
+  return out;
 }
 
 export interface ServerListQuery {

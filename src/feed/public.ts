@@ -1,9 +1,12 @@
-// The public activity feed (SPEC.md 1.3, 6.1): what happened to listings, newest first, with cursor
-// paging. It carries no personal data: no email, token, address, contact or free text. An event
-// names a listing by id, kind, lane and its current name with emails and addresses masked.
+// The public activity feed (SPEC.md 1.3, 6.1): what happened to listings and to the catalog's
+// remotes, newest first, with cursor paging. It carries no personal data: no email, token, address,
+// contact or free text. An event names a listing by id, kind, lane and its current name, or a
+// catalog remote by the server that lists it (and how many do), with emails and addresses masked;
+// never the remote's URL.
 import { isIPv6 } from 'node:net';
 import type { Executor } from '../platform/db/executor.ts';
 import { findListingsByIds } from '../listings/store.ts';
+import { catalogNamesByRemoteKeys } from '../catalog/store.ts';
 import { readFeedEvents } from './store.ts';
 
 export const FEED_LIMIT = 50;
@@ -20,12 +23,21 @@ export const scrubPersonal = (text: string): string =>
     .replace(IPV4, '[address]')
     .replace(IPV6_CANDIDATE, (token) => (isIPv6(token) ? '[address]' : token));
 
-/** A page of the feed: `before` is the `next_cursor` of the previous page. */
-export async function readPublicFeed(db: Executor, limit = FEED_LIMIT, before?: number) {
-  const events = await readFeedEvents(db, limit + 1, before);
+/** A page of the feed: `before` is the `next_cursor` of the previous page; `about` keeps only listings' or only the catalog's events. */
+export async function readPublicFeed(db: Executor, limit = FEED_LIMIT, before?: number, about?: 'listings' | 'catalog') {
+  const events = await readFeedEvents(db, limit + 1, before, about);
   const page = events.slice(0, limit);
-  const listings = new Map((await findListingsByIds(db, [...new Set(page.map((e) => e.listing_id))])).map((l) => [l.id, l]));
-  const items = page.flatMap((e) => {
+  const [listings, servers] = await Promise.all([
+    findListingsByIds(db, [...new Set(page.flatMap((e) => (e.catalog_remote === null ? [e.listing_id] : [])))]).then((rows) => new Map(rows.map((l) => [l.id, l]))),
+    catalogNamesByRemoteKeys(db, page.flatMap((e) => (e.catalog_remote === null ? [] : [e.catalog_remote]))),
+  ]);
+  type Item = { seq: number; at: string; event: string; listing?: { id: string; kind: string; name: string; lane: string }; catalog?: { name: string; entries: number } } & Record<string, unknown>;
+  const items = page.flatMap((e): Item[] => {
+    if (e.catalog_remote !== null) {
+      // A remote no latest entry lists any more is not news about anything shown.
+      const names = servers.get(e.catalog_remote);
+      return names?.length ? [{ seq: e.seq, at: e.at, event: e.type, catalog: { name: scrubPersonal(names[0]!), entries: names.length }, ...e.data }] : [];
+    }
     const l = listings.get(e.listing_id);
     if (!l) return [];
     return [{ seq: e.seq, at: e.at, event: e.type, listing: { id: l.id, kind: l.kind, name: scrubPersonal(l.name), lane: l.lane }, ...e.data }];

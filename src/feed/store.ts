@@ -17,10 +17,15 @@ export const FEED_EVENTS = {
   // A stored composition (mesh_compose, interop_session) on its first partner: ids and counts only.
   'composition.planned': ['composition_id', 'partners', 'gaps'],
   'composition.executed': ['composition_id', 'answered', 'failed', 'skipped'],
+  // A catalog remote's status, once two checks in a row agree on a new one (catalog/checks-store.ts).
+  'catalog.status_changed': ['from', 'to'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Ids a feed event may carry beside numbers: a listing or composition id, nothing free-form. */
 const PUBLIC_ID = /^(lst|cmp|iss)_[A-Za-z0-9_-]{1,60}$/;
+/** Facts that are one short lower-case word (a claim's method, a status), never free text. */
+const WORD_FACTS = new Set(['method', 'from', 'to']);
+const WORD = /^[a-z_]{1,20}$/;
 
 export type FeedEventType = keyof typeof FEED_EVENTS;
 
@@ -29,6 +34,8 @@ export interface FeedEvent {
   at: string;
   type: FeedEventType;
   listing_id: string;
+  /** The catalog remote (its lookup key) an event is about, instead of a listing. */
+  catalog_remote: string | null;
   data: Record<string, number | boolean | string>;
 }
 
@@ -39,22 +46,32 @@ export async function appendFeedEvent(ex: Executor, type: FeedEventType, listing
 
 /** appendFeedEvent as a part of a batch (platform/db/together.ts). */
 export function feedEventPart(ex: Executor, type: FeedEventType, listingId: string, at: string, facts: Record<string, unknown> = {}): Part<void> {
+  return write(q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(publicFacts(type, facts)) }));
+}
+
+/** Appends an event about a catalog remote (by its lookup key), with the facts its type allows. */
+export async function appendCatalogFeedEvent(ex: Executor, type: 'catalog.status_changed', remoteKey: string, at: string, facts: Record<string, unknown>): Promise<void> {
+  await q(ex).insertInto('feed_events').values({ at, type, listing_id: '', catalog_remote: remoteKey, data: JSON.stringify(publicFacts(type, facts)) }).execute();
+}
+
+function publicFacts(type: FeedEventType, facts: Record<string, unknown>): Record<string, number | boolean | string> {
   const data: Record<string, number | boolean | string> = {};
   for (const key of FEED_EVENTS[type] as readonly string[]) {
     const v = facts[key];
     if (typeof v === 'number' || typeof v === 'boolean') data[key] = v;
-    else if (key === 'method' && typeof v === 'string' && /^[a-z_]{1,20}$/.test(v)) data[key] = v;
+    else if (WORD_FACTS.has(key) && typeof v === 'string' && WORD.test(v)) data[key] = v;
     else if (key.endsWith('_id') && typeof v === 'string' && PUBLIC_ID.test(v)) data[key] = v;
   }
-  return write(q(ex).insertInto('feed_events').values({ at, type, listing_id: listingId, data: JSON.stringify(data) }));
+  return data;
 }
 
-/** Events newest first, strictly before `beforeSeq` when given. */
-export async function readFeedEvents(ex: Executor, limit: number, beforeSeq?: number): Promise<FeedEvent[]> {
+/** Events newest first, strictly before `beforeSeq` when given; only those about listings or about the catalog when `about` says so. */
+export async function readFeedEvents(ex: Executor, limit: number, beforeSeq?: number, about?: 'listings' | 'catalog'): Promise<FeedEvent[]> {
   let sel = q(ex).selectFrom('feed_events').selectAll().orderBy('seq', 'desc').limit(limit);
   if (beforeSeq !== undefined) sel = sel.where('seq', '<', beforeSeq);
+  if (about) sel = sel.where('catalog_remote', about === 'catalog' ? 'is not' : 'is', null);
   const rows = await sel.execute();
-  return rows.map((r) => ({ seq: Number(r.seq), at: r.at, type: r.type as FeedEventType, listing_id: r.listing_id, data: JSON.parse(r.data) }));
+  return rows.map((r) => ({ seq: Number(r.seq), at: r.at, type: r.type as FeedEventType, listing_id: r.listing_id, catalog_remote: r.catalog_remote, data: JSON.parse(r.data) }));
 }
 
 /** Removes every event of a listing (it was deleted: the feed keeps no trace of it). */

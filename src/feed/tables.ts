@@ -1,4 +1,4 @@
-// The feed domain's table: public events about listings, appended by the domain where each
+// The feed domain's table: public events about listings and catalog remotes, appended by the domain where each
 // happens (in the same transaction as the change it reports). Only files in src/feed/ may import
 // this module. An event stores ids and whitelisted facts, never names or text: names are read from
 // the listing when the feed is served, scrubbed, so a renamed listing is never shown by an old name.
@@ -9,8 +9,9 @@ import { typed } from '../platform/db/executor.ts';
 export interface FeedEventsTable {
   seq: Generated<number>;
   at: string;
-  type: string; // listing.listed, listing.live, demo.taken, feedback.left (store.ts FEED_EVENTS)
-  listing_id: string;
+  type: string; // listing.listed, listing.live, demo.taken, feedback.left, catalog.status_changed, ... (store.ts FEED_EVENTS)
+  listing_id: string; // '' for an event about a catalog remote
+  catalog_remote: string | null; // the lookup key of the catalog remote an event is about
   data: string; // JSON object of public facts (e.g. a rating), never free text
 }
 

@@ -34,6 +34,7 @@ import { m0031 } from './0031_inbox_counters.ts';
 import { m0032 } from './0032_listing_names.ts';
 import { m0033 } from './0033_catalog_latest_semver.ts';
 import { m0034 } from './0034_catalog_checks.ts';
+import { m0035 } from './0035_catalog_feed_and_cards.ts';
 
 export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0001_listings_and_changes': m0001(db),
@@ -68,4 +69,5 @@ export const schemaHistory = (db: Db): Record<string, Migration> => ({
   '0032_listing_names': m0032(),
   '0033_catalog_latest_semver': m0033(),
   '0034_catalog_checks': m0034(),
+  '0035_catalog_feed_and_cards': m0035(),
 });

@@ -2,7 +2,8 @@
 // HTTP in both eras, or the legacy HTTP+SSE transport) through the one guarded client, as public
 // work under the host's budget (below the share owners keep), fair across hosts, under a lease so
 // two instances never check one remote at once. What it found is stored with the remote
-// (catalog/checks-store.ts); the schedule (catalog/remote-health.ts) says when it is checked next.
+// (catalog/checks-store.ts), a status two checks agree on reaches the public feed when it changed
+// from an earlier one; the schedule (catalog/remote-health.ts) says when it is checked next.
 // The periodic task only makes the `catalog_checks` job due; the job checks one round of due
 // remotes and makes itself due again at once while more are waiting.
 import type { Config } from '../config.ts';
@@ -14,6 +15,7 @@ import { completeJob, scheduleJob, stillHeld, type JobSpec, type Lease } from '.
 import { GuardedClient, OutboundError, type Fetcher, type Resolver } from '../platform/net/guarded-client.ts';
 import { policyFor, type AddressPolicy } from '../platform/net/address-policy.ts';
 import { claimDueChecks, recordCheck, releaseCheck, type CheckFindings, type CheckRow, type RemoteStatus, type StatusChange } from '../catalog/checks-store.ts';
+import { appendCatalogFeedEvent } from '../feed/store.ts';
 import { mcpHandshake } from './mcp-handshake.ts';
 import { sseHandshake } from './sse-handshake.ts';
 import type { McpHandshake } from './mcp-exchange.ts';
@@ -138,7 +140,13 @@ export async function checkRound(
       opts.onChecked?.(row, 'waiting');
       return;
     }
-    const recorded = await recordCheck(db.kysely, row, found, clock.now(), opts.holder);
+    const at = clock.now();
+    // The check and the news of a changed status land together (a first status is not a change).
+    const recorded = await inTransaction(db.kysely, async (trx) => {
+      const done = await recordCheck(trx, row, found, at, opts.holder);
+      if (done?.change?.from) await appendCatalogFeedEvent(trx, 'catalog.status_changed', row.url_key, iso(at), { from: done.change.from, to: done.change.to });
+      return done;
+    });
     result.done.push(row.url_key);
     if (!recorded) return; // the lease ran out and another instance took the remote: its check counts
     if (recorded.change) result.changes.push(recorded.change);

@@ -13,7 +13,7 @@ export async function homePage(p: PageCtx): Promise<PageResult> {
   const q = queryParam(p, 'q').slice(0, 200);
   const [active, feed, facts, found] = await Promise.all([
     p.run(listActiveListings, { limit: 6 }),
-    p.run(publicFeed, { limit: 8 }),
+    p.run(publicFeed, { limit: 8, about: 'listings' }),
     registryBadgeFacts(p.services.db.kysely),
     q ? p.run(ardSearch, { q, limit: 10 }) : undefined,
   ]);
