@@ -253,6 +253,43 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
   }
 });
 
+test(`a live remote's server card at <remote>/server-card is read and shown beside the entry's fields (${engine})`, async () => {
+  // server-everything behind a front that also serves a card at the reserved place.
+  const target = new URL(urls.live!);
+  const card = { $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json', name: 'io.example/carded', version: '9.9.9', description: 'What the server says of itself.', websiteUrl: 'https://carded.example.com', tools: [{ name: 'not kept' }] };
+  const front = http.createServer((req, res) => {
+    if (req.url?.startsWith('/mcp/server-card')) {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/mcp-server-card+json' }).end(JSON.stringify(card));
+      return;
+    }
+    const upstream = http.request({ host: '127.0.0.1', port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.10', resolve));
+  servers.push(front);
+  const url = `http://127.0.0.10:${(front.address() as AddressInfo).port}/mcp`;
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, [item('io.example/carded', { remotes: [{ type: 'streamable-http', url }] })]);
+  const client = createCheckClient(app.config);
+  try {
+    await checkRound(app.services, client, { holder: 'card', concurrency: 1, keys: [remoteKey(url)!] });
+  } finally {
+    await client.destroy();
+  }
+  const health = await latest('io.example/carded');
+  assert.equal(health.status, 'live');
+  assert.deepEqual(health.remotes[0].server_card, { url: `${url}/server-card`, name: 'io.example/carded', version: '9.9.9', description: 'What the server says of itself.', websiteUrl: 'https://carded.example.com' });
+  const page = await app.http.inject({ method: 'GET', url: '/c/io.example/carded' });
+  assert.match(page.body, /<h2 id="card-h">Server card<\/h2>/);
+  assert.match(page.body, /<dt>Version<\/dt><dd>9\.9\.9 <span class="pill">differs from the entry<\/span>/);
+  assert.match(page.body, /<dt>Name<\/dt><dd><code>io\.example\/carded<\/code><\/dd>/);
+  // A remote that serves no card (server-everything answers 404 there) shows none.
+  assert.equal((await latest('io.example/live')).remotes[0].server_card, null);
+});
+
 test(`catalog checks are public work: a host's public share is never exceeded, the rest wait for the next hour (${engine})`, async () => {
   const limited = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2', PROBE_HOST_PER_HOUR: '50' } });
   try {

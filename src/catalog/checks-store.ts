@@ -87,6 +87,8 @@ export interface CheckFindings {
   toolsTruncated: boolean;
   authMetadata: string | null;
   detail: string | null;
+  /** The server card a live remote serves at `<remote>/server-card` (null: none); absent when it was not read. */
+  serverCard?: object | null;
 }
 
 /** A status the feed may announce: two checks in a row agree on it and it differs from the last announced. */
@@ -136,6 +138,7 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
       tools_bytes: live ? found.toolsBytes : row.tools_bytes,
       tools_truncated: live ? (found.toolsTruncated ? 1 : 0) : row.tools_truncated,
       tools_json: toolsJson,
+      server_card: found.serverCard === undefined ? row.server_card : found.serverCard && JSON.stringify(found.serverCard),
       auth_metadata: found.authMetadata,
       detail: found.detail,
       fail_streak: failStreak,

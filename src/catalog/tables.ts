@@ -70,6 +70,7 @@ export interface CatalogChecksTable {
   tools_bytes: number | null;
   tools_truncated: number;
   tools_json: string | null; // [{name, description, params}] of the last live check
+  server_card: string | null; // JSON: what a live remote's `<remote>/server-card` said (probe/server-card-read.ts)
   auth_metadata: string | null; // the RFC 9728 metadata URL a 401 named
   detail: string | null;
   fail_streak: number;

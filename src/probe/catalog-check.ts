@@ -18,6 +18,7 @@ import { claimDueChecks, recordCheck, releaseCheck, type CheckFindings, type Che
 import { appendCatalogFeedEvent } from '../feed/store.ts';
 import { mcpHandshake } from './mcp-handshake.ts';
 import { sseHandshake } from './sse-handshake.ts';
+import { readServerCard } from './server-card-read.ts';
 import type { McpHandshake } from './mcp-exchange.ts';
 
 export const CATALOG_CHECK_JOB = 'catalog_checks';
@@ -73,13 +74,19 @@ export function findingsOf(h: McpHandshake): CheckFindings | undefined {
   };
 }
 
-/** One remote's handshake, by the transport its entry names (an `sse` remote is asked over SSE first). */
+/**
+ * One remote's handshake, by the transport its entry names (an `sse` remote is asked over SSE
+ * first); a live Streamable HTTP remote's server card is read after it.
+ */
 export async function checkRemote(client: Fetcher, row: Pick<CheckRow, 'url' | 'transport'>): Promise<CheckFindings | undefined> {
   if (row.transport === 'sse') {
     const sse = await sseHandshake(client, row.url);
     if (sse.ok || sse.auth || sse.error || sse.spokeJsonRpc) return findingsOf(sse);
   }
-  return findingsOf(await mcpHandshake(client, row.url));
+  const found = findingsOf(await mcpHandshake(client, row.url));
+  if (found?.status !== 'live') return found;
+  const card = await readServerCard(client, row.url);
+  return card === undefined ? found : { ...found, serverCard: card };
 }
 
 type Deps = Pick<BaseServices, 'db' | 'clock' | 'budgets'>;

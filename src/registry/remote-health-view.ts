@@ -22,12 +22,23 @@ export interface RemoteHealth {
   /** The tool list's size: bytes as served, tokens estimated as bytes / 4. */
   tools: ContextCost | null;
   auth_metadata_url: string | null;
+  /** What the remote's own server card (`<remote>/server-card`) says: name, title, version, description, website, repository. */
+  server_card: Record<string, string> | null;
 }
+
+const cardOf = (json: string | null | undefined): Record<string, string> | null => {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as Record<string, string>;
+  } catch {
+    return null;
+  }
+};
 
 export function remoteHealth(remote: RemoteOfEntry, check: CheckRow | undefined): RemoteHealth {
   const base = { url: remote.url, type: remote.type };
   if (remote.notCheckable) {
-    return { ...base, status: 'not_checkable', not_checkable_reason: remote.notCheckable, last_verified: null, next_check_at: null, latency_ms: null, protocol_version: null, transport: null, server_info: null, tools: null, auth_metadata_url: null };
+    return { ...base, status: 'not_checkable', not_checkable_reason: remote.notCheckable, last_verified: null, next_check_at: null, latency_ms: null, protocol_version: null, transport: null, server_info: null, tools: null, auth_metadata_url: null, server_card: null };
   }
   return {
     ...base,
@@ -43,6 +54,7 @@ export function remoteHealth(remote: RemoteOfEntry, check: CheckRow | undefined)
         ? contextCost(check.tool_count, check.tools_bytes, check.tools_truncated === 1)
         : null,
     auth_metadata_url: check?.auth_metadata ?? null,
+    server_card: cardOf(check?.server_card),
   };
 }
 

@@ -34,6 +34,27 @@ type Item = {
   _meta: Record<string, { status?: string; remotes?: RemoteHealth[]; description?: string; listing?: { listing_id: string } }>;
 };
 
+const CARD_FIELDS = [
+  ['name', 'Name'],
+  ['title', 'Title'],
+  ['version', 'Version'],
+  ['description', 'Description'],
+  ['websiteUrl', 'Website'],
+  ['repository', 'Repository'],
+] as const;
+
+/** What the server's own card says, each field marked where it differs from the entry's. */
+function serverCardPanel(card: Record<string, string>, server: Item['server'], description: string) {
+  const entry: Record<string, string | undefined> = { name: server.name, title: server.title, version: server.version, description, websiteUrl: server.websiteUrl, repository: server.repository?.url };
+  return html`<section class="panel" aria-labelledby="card-h">
+  <h2 id="card-h">Server card</h2>
+  <p class="small muted">What the server says of itself at <a href="${safeHref(card.url ?? '')}" rel="nofollow noopener">its server card</a>, read at its last live check.</p>
+  <dl class="kv">${CARD_FIELDS.filter(([k]) => card[k]).map(
+    ([k, label]) => html`<dt>${label}</dt><dd>${k === 'websiteUrl' || k === 'repository' ? html`<a href="${safeHref(card[k]!)}" rel="nofollow noopener">${card[k]}</a>` : k === 'name' ? html`<code>${card[k]}</code>` : card[k]}${entry[k] !== undefined && entry[k] !== card[k] ? html` <span class="pill">differs from the entry</span>` : ''}</dd>`,
+  )}</dl>
+</section>`;
+}
+
 export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
   const name = String((p.request.params as { '*'?: string })['*'] ?? '');
   const item = (await p.run(getCatalogServerVersion, { name, version: 'latest' })) as unknown as Item;
@@ -48,6 +69,7 @@ export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
   const status = ours.status ?? 'unchecked';
   const description = ours.description ?? server.description;
   const claimable = remotes.find((r) => r.status !== 'not_checkable');
+  const card = remotes.find((r) => r.server_card)?.server_card ?? undefined;
   const body = html`
 <header class="page-head">
   <p class="small muted"><a href="/">Registry</a> / catalog</p>
@@ -72,6 +94,7 @@ export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
     <dt>Record</dt><dd><a href="/v0.1/servers/${encodeURIComponent(server.name)}/versions/latest">registry API (JSON)</a></dd>
   </dl>
 </section>
+${card ? serverCardPanel(card, server, description) : ''}
 <section class="panel" aria-labelledby="packages-h">
   <h2 id="packages-h">Packages</h2>
   ${
