@@ -290,6 +290,33 @@ test(`a live remote's server card at <remote>/server-card is read and shown besi
   assert.equal((await latest('io.example/live')).remotes[0].server_card, null);
 });
 
+test(`one host's many new remotes are checked round after round at once, not two a minute (${engine})`, async () => {
+  const port = new URL(urls.live!).port;
+  const burst = Array.from({ length: 8 }, (_, i) => item(`io.example/burst-${i}`, { remotes: [{ type: 'streamable-http', url: `http://127.0.0.11:${port}/mcp?burst=${i}` }] }));
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, burst);
+  // The next minute's periodic task wakes the job; then the clock stands still: only rounds that go
+  // on at once can check more than one round's two.
+  (app.clock as ManualClock).advance(60_000);
+  for (let i = 0; i < 6; i++) {
+    await app.jobs.tick();
+    await app.jobs.idle();
+  }
+  for (let i = 0; i < 8; i++) assert.equal((await latest(`io.example/burst-${i}`)).status, 'live', `burst-${i}`);
+});
+
+test(`two legacy SSE remotes of one host checked at once both answer: their streams do not hold the connections their posts need (${engine})`, async () => {
+  const base = urls.sse!.replace('127.0.0.3', '127.0.0.12');
+  const pair = [`${base}?pair=1`, `${base}?pair=2`];
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, pair.map((url, i) => item(`io.example/sse-pair-${i}`, { remotes: [{ type: 'sse', url }] })));
+  const client = createCheckClient(app.config);
+  try {
+    const round = await checkRound(app.services, client, { holder: 'sse-pair', concurrency: 2, keys: pair.map((u) => remoteKey(u)!) });
+    assert.deepEqual(round.byStatus, { live: 2 });
+  } finally {
+    await client.destroy();
+  }
+});
+
 test(`catalog checks are public work: a host's public share is never exceeded, the rest wait for the next hour (${engine})`, async () => {
   const limited = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2', PROBE_HOST_PER_HOUR: '50' } });
   try {

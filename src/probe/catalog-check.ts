@@ -200,16 +200,19 @@ export class CatalogCheckJob implements JobHandler {
     const { db, clock, log, config } = this.services;
     const client = createCheckClient(config, this.seams);
     let round: Awaited<ReturnType<typeof checkRound>>;
+    const began = clock.now().getTime();
     try {
       round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping });
     } finally {
       await client.destroy();
     }
-    if (round.checked || round.waiting) log.info({ checked: round.checked, waiting: round.waiting, byStatus: round.byStatus }, 'catalog checks: a round done');
+    if (round.checked || round.waiting) log.info({ checked: round.checked, waiting: round.waiting, byStatus: round.byStatus, ms: clock.now().getTime() - began }, 'catalog checks: a round done');
     for (const change of round.changes) log.info(change, 'catalog remote status changed');
     const now = clock.now();
-    // A full round means more are due: go on at once; else the periodic task wakes the job.
-    const next = round.claimed >= ROUND_SIZE ? now : new Date(now.getTime() + 60_000);
+    // A full round, or one that checked something, may leave more due (a round takes at most
+    // PER_HOST_PER_ROUND of a host, so a few big hosts fill no round): go on at once. A round that
+    // found nothing due, or only hosts with no budget left, waits for the periodic task.
+    const next = round.claimed >= ROUND_SIZE || round.checked > 0 ? now : new Date(now.getTime() + 60_000);
     await inTransaction(db.kysely, async (trx) => {
       if (await stillHeld(trx, lease)) await completeJob(trx, lease, iso(next), 0, iso(now));
     });

@@ -175,7 +175,10 @@ export class GuardedClient {
       connectTimeout,
       headersTimeout: this.totalTimeoutMs,
       bodyTimeout: this.totalTimeoutMs,
-      connections: options.perHostConcurrency ?? 4,
+      // Each exchange the host gate lets through may hold an event stream open while it posts
+      // (OutboundRequest.slotHeld): two connections an exchange, or two SSE checks of one host
+      // would hold every connection with their streams and wait on their posts forever.
+      connections: 2 * (options.perHostConcurrency ?? 4),
       // Resolution happens here, and the address we checked is the address we dial: no second
       // lookup that a rebinding DNS server could answer differently.
       connect(opts, callback) {
