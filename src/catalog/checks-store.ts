@@ -35,8 +35,12 @@ export async function addRemotesToCheck(ex: Executor, remotes: RemoteOfEntry[], 
     .execute();
 }
 
-/** A check row (as `c`) whose remote is in a latest version not deleted: one the schedule checks. */
-const listedRemote = sql`exists (select 1 from catalog_remotes r join catalog_servers s on s.name = r.name and s.version = r.version where r.url_key = c.url_key and s.is_latest = 1 and s.status <> 'deleted')`;
+/**
+ * A check row (as `c`) whose remote is in a latest version not deleted: one the schedule checks.
+ * Written as two nested lookups so the remote is found by its key first: as one join, SQLite
+ * walked every latest server for each row (a round's claim took 179 s at 15,000 remotes; 0.15 s so).
+ */
+const listedRemote = sql`exists (select 1 from catalog_remotes r where r.url_key = c.url_key and exists (select 1 from catalog_servers s where s.name = r.name and s.version = r.version and s.is_latest = 1 and s.status <> 'deleted'))`;
 
 /**
  * Claims up to `limit` due remotes (or, of `keys`, those no one holds) for `holder` until
