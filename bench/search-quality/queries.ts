@@ -11,7 +11,7 @@
 // `split`: 't' = tuning half (looked at while building the engine), 'h' = held-out half (only
 // its totals were read). Each kind alternates t, h, t, h, ... in the order written.
 
-export type QueryKind = 'keyword' | 'task' | 'asked' | 'described' | 'misspelling' | 'two-needs' | 'no-match';
+export type QueryKind = 'keyword' | 'task' | 'paraphrase' | 'asked' | 'described' | 'misspelling' | 'two-needs' | 'no-match';
 
 export interface JudgedQuery {
   kind: QueryKind;
