@@ -13,6 +13,7 @@ import { benchExecuteCompose } from './execute-compose.ts';
 import { benchClaimBacklog } from './claim-backlog.ts';
 import { benchStartTime } from './start-time.ts';
 import { benchCluster } from './cluster.ts';
+import { benchCatalogVerify } from './catalog-verify.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'claim-backlog': benchClaimBacklog,
   'start-time': benchStartTime,
   cluster: benchCluster,
+  'catalog-verify': benchCatalogVerify,
 };
 
 for (const [name, run] of Object.entries(benches)) {

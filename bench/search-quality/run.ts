@@ -1,7 +1,10 @@
-// Search quality over the MCP registry seed: every query of queries.ts through the engine and
-// through a plain substring baseline (what registries do today), scored against graded
-// judgments made by reading the catalog. Runs alone (`node --import tsx bench/search-quality/run.ts
-// [--verbose] [--split t|h] [--ablate]`) or from bench/run.ts as 'search-quality'.
+// Search quality on two catalogs: the MCP registry seed (queries.ts, the set the engine was built
+// on) and the community dev catalog (dev-queries.ts, judged before any tuning on it). Every query
+// runs through the engine, through MiniSearch BM25+ with the engine's text processing
+// (minisearch-baseline.ts, the baseline) and through a plain substring match (what registries do
+// today), scored against graded judgments made by reading the catalog. Runs alone (`node --import
+// tsx bench/search-quality/run.ts [--set seed|dev] [--verbose] [--split t|h] [--ablate] [--scale N]`;
+// the flags look at one set, the seed by default) or from bench/run.ts as 'search-quality'.
 //
 // Metrics per kind and overall, for the tuning half, the held-out half and both:
 //   nDCG@10  gain 2^grade - 1, log2 discount, ideal ranking from the judgments;
@@ -13,10 +16,16 @@ import { performance } from 'node:perf_hooks';
 import { type EngineOptions, SearchEngine, type SearchDoc } from '../../src/search/engine.ts';
 import { isStopWord } from '../../src/search/text.ts';
 import { type JudgedQuery, QUERIES, type QueryKind } from './queries.ts';
-import { loadSeed } from './seed.ts';
+import { DEV_QUERIES } from './dev-queries.ts';
+import { miniSearchBaseline } from './minisearch-baseline.ts';
+import { loadDev, loadSeed } from './seed.ts';
 
 const K = 10;
-const KINDS: QueryKind[] = ['keyword', 'task', 'asked', 'described', 'misspelling', 'two-needs', 'no-match'];
+const KINDS: QueryKind[] = ['keyword', 'task', 'paraphrase', 'asked', 'described', 'misspelling', 'two-needs', 'no-match'];
+const SETS = {
+  seed: { load: loadSeed, queries: QUERIES },
+  dev: { load: loadDev, queries: DEV_QUERIES },
+};
 const PREFIX = 'io.github.';
 
 type Ranker = (text: string) => string[];
@@ -170,37 +179,53 @@ function scaleCheck(seed: SearchDoc[], n: number) {
   };
 }
 
-function checkJudgments(docs: SearchDoc[]): void {
+function checkJudgments(docs: SearchDoc[], queries: JudgedQuery[], set: string): void {
   const ids = new Set(docs.map((d) => d.id));
-  for (const q of QUERIES) {
+  for (const q of queries) {
     for (const name of [...Object.keys(q.judgments), ...(q.needs ?? []).flat()]) {
-      if (!ids.has(PREFIX + name)) throw new Error(`query "${q.text}": judged entry ${name} is not in the seed`);
+      if (!ids.has(PREFIX + name)) throw new Error(`query "${q.text}": judged entry ${name} is not in the ${set} catalog`);
     }
   }
 }
 
-export async function benchSearchQuality(argv: string[] = []): Promise<unknown> {
-  const docs = loadSeed();
-  checkJudgments(docs);
-  const { rank, engine, indexMs } = engineRanker(docs);
+/** One catalog's figures: the engine and both baselines on the tuning half, the held-out half and both. */
+function measureSet(docs: SearchDoc[], queries: JudgedQuery[], rank: Ranker, indexMs: number) {
+  const mini = miniSearchBaseline(docs, K);
   const base = substringBaseline(docs);
-  const splits = { tuning: QUERIES.filter((q) => q.split === 't'), heldOut: QUERIES.filter((q) => q.split === 'h'), all: QUERIES };
-  const result: Record<string, unknown> = { entries: docs.length, queries: QUERIES.length, indexMs: Math.round(indexMs) };
+  const splits = { tuning: queries.filter((q) => q.split === 't'), heldOut: queries.filter((q) => q.split === 'h'), all: queries };
+  const result: Record<string, unknown> = { entries: docs.length, queries: queries.length, indexMs: Math.round(indexMs) };
   for (const [name, qs] of Object.entries(splits)) {
-    result[name] = { engine: summarize(evaluate(rank, qs)), substring: summarize(evaluate(base, qs)) };
+    result[name] = { engine: summarize(evaluate(rank, qs)), minisearch: summarize(evaluate(mini, qs)), substring: summarize(evaluate(base, qs)) };
   }
-  // Latency of the engine on this catalog (every query 20 times).
-  for (const q of QUERIES) engine.query(q.text, {}, K);
+  return result;
+}
+
+export async function benchSearchQuality(argv: string[] = []): Promise<unknown> {
+  const chosen = argv.includes('--set') ? (argv[argv.indexOf('--set') + 1] as keyof typeof SETS) : 'seed';
+  if (!(chosen in SETS)) throw new Error(`--set is one of ${Object.keys(SETS).join(', ')}`);
+  const result: Record<string, unknown> = {};
+  for (const [set, { load, queries }] of Object.entries(SETS)) {
+    const setDocs = load();
+    checkJudgments(setDocs, queries, set);
+    const ranked = engineRanker(setDocs);
+    result[set] = measureSet(setDocs, queries, ranked.rank, ranked.indexMs);
+  }
+  const docs = SETS[chosen].load();
+  const chosenQueries = SETS[chosen].queries;
+  const { rank, engine } = engineRanker(docs);
+  const splits = { tuning: chosenQueries.filter((q) => q.split === 't'), heldOut: chosenQueries.filter((q) => q.split === 'h') };
+  // Latency of the engine on the chosen catalog (every query 20 times).
+  for (const q of chosenQueries) engine.query(q.text, {}, K);
   const times: number[] = [];
   for (let round = 0; round < 20; round++) {
-    for (const q of QUERIES) {
+    for (const q of chosenQueries) {
       const t = performance.now();
       engine.query(q.text, {}, K);
       times.push(performance.now() - t);
     }
   }
   times.sort((a, b) => a - b);
-  result.latencyMs = { p50: r3(times[Math.floor(times.length * 0.5)]!), p99: r3(times[Math.floor(times.length * 0.99)]!) };
+  result.latencyMs = { set: chosen, p50: r3(times[Math.floor(times.length * 0.5)]!), p99: r3(times[Math.floor(times.length * 0.99)]!) };
 
   if (argv.includes('--scale')) result.scale = scaleCheck(docs, Number(argv[argv.indexOf('--scale') + 1] ?? 100_000));
 
@@ -224,7 +249,7 @@ export async function benchSearchQuality(argv: string[] = []): Promise<unknown> 
 
   if (argv.includes('--verbose')) {
     const only = argv.includes('--split') ? argv[argv.indexOf('--split') + 1] : undefined;
-    for (const r of evaluate(rank, QUERIES)) {
+    for (const r of evaluate(rank, chosenQueries)) {
       if (only && r.q.split !== only) continue;
       const g = grades(r.q);
       const hits = engine.query(r.q.text, {}, K);

@@ -1,5 +1,6 @@
-// The MCP registry seed (old server.json format) read from ../shared/data at bench time (never
-// copied into the project) and turned into SearchDocs.
+// The catalogs search quality is measured on, read from ../shared/data at bench time (never copied
+// into the project) and turned into SearchDocs: the MCP registry seed and the community dev
+// catalog, both in the old server.json format.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { SearchDoc } from '../../src/search/engine.ts';
@@ -41,7 +42,13 @@ export function seedToDoc(r: SeedRecord): SearchDoc | undefined {
   };
 }
 
-export function loadSeed(): SearchDoc[] {
-  const records = JSON.parse(fs.readFileSync(SEED_PATH, 'utf8')) as SeedRecord[];
+export const DEV_PATH =
+  process.env.SEARCH_DEV_PATH ?? fileURLToPath(new URL('../../../shared/data/community-catalog-dev-2026.json', import.meta.url));
+
+function loadFile(file: string): SearchDoc[] {
+  const records = JSON.parse(fs.readFileSync(file, 'utf8')) as SeedRecord[];
   return records.map(seedToDoc).filter((d): d is SearchDoc => d !== undefined);
 }
+
+export const loadSeed = (): SearchDoc[] => loadFile(SEED_PATH);
+export const loadDev = (): SearchDoc[] => loadFile(DEV_PATH);
