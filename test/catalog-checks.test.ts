@@ -248,6 +248,10 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
     assert.ok(!all.body.includes(new URL(url).host), 'the remote URL is not in the feed');
     const listingsOnly = await app.http.inject({ method: 'GET', url: '/api/feed?about=listings&limit=100' });
     assert.ok(!(listingsOnly.json() as { items: { event: string }[] }).items.some((i) => i.event.startsWith('catalog.')));
+    // The talk page shows the whole feed: the catalog's event reads as a sentence with its page linked.
+    const talk = await app.http.inject({ method: 'GET', url: '/talk' });
+    assert.equal(talk.statusCode, 200);
+    assert.match(talk.body, /<a href="\/c\/io\.example\/flaky">io\.example\/flaky<\/a> is now dead <span class="muted small">\(was not MCP\)<\/span>/);
   } finally {
     await client.destroy();
   }

@@ -50,19 +50,36 @@ const EVENT_WORD: Record<string, string> = {
   'feedback.left': 'left feedback',
 };
 
+/** A catalog remote's status as a person reads it in the feed. */
+const STATUS_WORD: Record<string, string> = { live: 'live', auth_required: 'behind a login', dead: 'dead', not_mcp: 'not MCP', refused: 'refused' };
+
+/** An event of the public feed: about a listing, or about a catalog server (one of its remotes changed status). */
 export interface FeedItem {
   seq: number;
   at: string;
   event: string;
-  listing: { id: string; kind: string; name: string; lane: string };
+  listing?: { id: string; kind: string; name: string; lane: string };
+  catalog?: { name: string; entries: number };
   score?: number;
   rating?: number;
+  from?: string;
+  to?: string;
+}
+
+const statusWord = (status: string | undefined) => (status ? (STATUS_WORD[status] ?? status) : '');
+
+function feedSubject(e: FeedItem): Html {
+  if (e.catalog) {
+    return html`<a href="${catalogHref(e.catalog.name)}">${e.catalog.name}</a> is now ${statusWord(e.to)} <span class="muted small">(was ${statusWord(e.from)})</span>`;
+  }
+  const l = e.listing!;
+  return html`<a href="${listingHref(l.id)}">${l.name || l.id}</a> ${EVENT_WORD[e.event] ?? e.event}`;
 }
 
 export const feedRow = (e: FeedItem) =>
-  html`<li><span class="row-main"><a href="${listingHref(e.listing.id)}">${e.listing.name || e.listing.id}</a> ${EVENT_WORD[e.event] ?? e.event}${
-    typeof e.score === 'number' ? html` <span class="pill">score ${e.score}</span>` : ''
-  }${typeof e.rating === 'number' ? html` <span class="pill">${e.rating}/5</span>` : ''}</span><time class="muted small" datetime="${e.at}">${when(e.at)}</time></li>`;
+  html`<li><span class="row-main">${feedSubject(e)}${typeof e.score === 'number' ? html` <span class="pill">score ${e.score}</span>` : ''}${
+    typeof e.rating === 'number' ? html` <span class="pill">${e.rating}/5</span>` : ''
+  }</span><time class="muted small" datetime="${e.at}">${when(e.at)}</time></li>`;
 
 export function rowsOr(items: readonly Html[], empty: string): Html {
   return items.length ? html`<ul class="rows">${items}</ul>` : html`<p class="empty-note">${empty}</p>`;
