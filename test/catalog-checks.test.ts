@@ -251,7 +251,7 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
     // The talk page shows the whole feed: the catalog's event reads as a sentence with its page linked.
     const talk = await app.http.inject({ method: 'GET', url: '/talk' });
     assert.equal(talk.statusCode, 200);
-    assert.match(talk.body, /<a href="\/c\/io\.example\/flaky">io\.example\/flaky<\/a> is now dead <span class="muted small">\(was not MCP\)<\/span>/);
+    assert.match(talk.body, /a remote of <a href="\/c\/io\.example\/flaky">io\.example\/flaky<\/a> is now dead <span class="muted small">\(was not MCP\)<\/span>/);
   } finally {
     await client.destroy();
   }
@@ -260,7 +260,7 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
 test(`a live remote's server card at <remote>/server-card is read and shown beside the entry's fields (${engine})`, async () => {
   // server-everything behind a front that also serves a card at the reserved place.
   const target = new URL(urls.live!);
-  const card = { $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json', name: 'io.example/carded', version: '9.9.9', description: 'What the server says of itself.', websiteUrl: 'https://carded.example.com', tools: [{ name: 'not kept' }] };
+  const card = { $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json', name: 'io.example/carded', version: '9.9.9', description: 'What the server\n  says of itself.\u202e\u0007', websiteUrl: 'https://carded.example.com', tools: [{ name: 'not kept' }] };
   const front = http.createServer((req, res) => {
     if (req.url?.startsWith('/mcp/server-card')) {
       req.resume();

@@ -138,6 +138,26 @@ test('republishing a Live listing re-probes it and keeps it Live', async () => {
   assert.equal((await waitForLane(app, existing, ['active'])).probe.handshake, 'ok');
 });
 
+test("a Live server that stops answering keeps its tools' context cost through its failed re-probes", async () => {
+  const own = await startEverything();
+  const published = await postJson(app, '/api/publish', { url: own.url });
+  const id = published.body.id as string;
+  const live = await waitForLane(app, id, ['active']);
+  const cost = live.probe.context_cost as { count: number; bytes: number };
+  assert.ok(cost.count >= 10 && cost.bytes > 1000, JSON.stringify(cost));
+  await own.close();
+  await postJson(app, '/api/publish', { url: own.url });
+  const deadline = Date.now() + 15_000;
+  let status = (await getJson(app, `/api/listings/status?id=${id}`)).body;
+  while (status.probe.ok && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await getJson(app, `/api/listings/status?id=${id}`)).body;
+  }
+  assert.equal(status.probe.ok, false, 'the re-probe failed');
+  assert.equal(status.lane, 'active', 'one failed re-probe does not take it off the Live list');
+  assert.deepEqual(status.probe.context_cost, cost);
+});
+
 test('check_liveness re-runs only the handshake and updates the probe time', async () => {
   const { body } = await postJson(app, '/api/publish', { url: agent.cardUrl });
   const call = (args: Record<string, unknown>) =>

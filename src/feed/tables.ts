@@ -1,7 +1,8 @@
 // The feed domain's table: public events about listings and catalog remotes, appended by the domain where each
 // happens (in the same transaction as the change it reports). Only files in src/feed/ may import
 // this module. An event stores ids and whitelisted facts, never names or text: names are read from
-// the listing when the feed is served, scrubbed, so a renamed listing is never shown by an old name.
+// the listing (or the catalog server listing the remote) when the feed is served, scrubbed, so a
+// renamed listing is never shown by an old name.
 import type { Generated } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
 import { typed } from '../platform/db/executor.ts';

@@ -34,9 +34,12 @@ const httpUrl = (value: string | undefined): string | null => {
   }
 };
 
+/** The most capabilities a listing keeps (a server with endless tools cannot make its row grow without bound). */
+const KEPT_CAPABILITIES = 500;
+
 /** What the registry keeps of a probe's capabilities: details for search, and their names for the hash. */
 export function storedCapabilities(report: ProbeReport): string {
-  const items = report.capabilities.slice(0, 500).map((c) => ({
+  const items = report.capabilities.slice(0, KEPT_CAPABILITIES).map((c) => ({
     name: cleanText(c.name, 200),
     ...(c.title ? { title: cleanText(c.title, 200) } : {}),
     ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
@@ -57,7 +60,21 @@ function withReliability(report: ProbeReport, history: { ok: boolean }[]): Probe
   return { ...report, breakdown, score: Object.values(breakdown).reduce((a, b) => a + b, 0) };
 }
 
-export function probeState(report: ProbeReport, now: string): Omit<ProbeState, 'failing_since'> {
+/** The tool list's size a stored report holds, if any. */
+function storedToolList(report: string | null | undefined): object | undefined {
+  try {
+    return report ? (JSON.parse(report) as { tool_list?: object }).tool_list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The probe state to store. A probe that did not reach the server keeps the tool list's size the
+ * last one measured, as the listing keeps its tools (`previousReport`: the stored report).
+ */
+export function probeState(report: ProbeReport, now: string, previousReport?: string | null): Omit<ProbeState, 'failing_since'> {
+  const toolList = report.toolList ? { count: Math.min(report.capabilities.length, KEPT_CAPABILITIES), ...report.toolList } : report.ok ? undefined : storedToolList(previousReport);
   return {
     ok: report.ok ? 1 : 0,
     handshake: report.handshake,
@@ -71,7 +88,7 @@ export function probeState(report: ProbeReport, now: string): Omit<ProbeState, '
       checks: report.checks,
       breakdown: report.breakdown,
       ...(report.instructions ? { instructions: report.instructions } : {}),
-      ...(report.toolList ? { tool_list: { count: report.capabilities.length, ...report.toolList } } : {}),
+      ...(toolList ? { tool_list: toolList } : {}),
     }),
     checks_clean: report.checks.every((c) => c.pass) ? 1 : 0,
   };
@@ -220,7 +237,7 @@ export async function applyProbe(trx: Executor, seen: ProbeSeen, raw: ProbeRepor
     ...writes,
     ...recordProbeParts(trx, id, { at: now, ok: report.live, reason: report.reason, latency_ms: report.latencyMs, score: report.score }, seen.history.length),
     ...trace.parts,
-    saveProbeStatePart(trx, id, { ...probeState(report, now), failing_since: ctx.failingSince }),
+    saveProbeStatePart(trx, id, { ...probeState(report, now, seen.state?.report), failing_since: ctx.failingSince }),
     ...listing.parts,
     ...also,
   ]);

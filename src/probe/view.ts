@@ -1,7 +1,7 @@
 // The probe's part of the listing view (SPEC.md 2.1): `checks_clean` and the `probe` object, with
 // what an MCP server's tool list costs an agent's context as its last full probe measured it.
 import type { ListingRow } from '../listings/store.ts';
-import { contextCost, type ContextCost } from '../platform/context-cost.ts';
+import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
 import type { ListingViewPart } from '../listings/view-part.ts';
 import { hoursBetween } from '../platform/clock.ts';
 import { loadProbeStates, type ProbeState } from './store.ts';

@@ -3,7 +3,7 @@
 import type { Executor } from '../platform/db/executor.ts';
 import { checksByKey, type CheckRow } from '../catalog/checks-store.ts';
 import { remotesOf, type RemoteOfEntry } from '../catalog/remote-health.ts';
-import { contextCost, type ContextCost } from '../platform/context-cost.ts';
+import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
 
 /** Every status an entry or a remote may show. */
 export type HealthStatus = 'live' | 'auth_required' | 'dead' | 'not_mcp' | 'refused' | 'unchecked' | 'not_checkable' | 'not_remote';

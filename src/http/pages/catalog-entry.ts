@@ -69,7 +69,8 @@ export async function catalogEntryPage(p: PageCtx): Promise<PageResult> {
   const status = ours.status ?? 'unchecked';
   const description = ours.description ?? server.description;
   const claimable = remotes.find((r) => r.status !== 'not_checkable');
-  const card = remotes.find((r) => r.server_card)?.server_card ?? undefined;
+  // The card of a remote that answers now, else the last one read.
+  const card = (remotes.find((r) => r.status === 'live' && r.server_card) ?? remotes.find((r) => r.server_card))?.server_card ?? undefined;
   const body = html`
 <header class="page-head">
   <p class="small muted"><a href="/">Registry</a> / catalog</p>

@@ -8,7 +8,7 @@
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
 import { catalogEntriesOf, listingTools, probeDetail } from '../../registry/page-reads.ts';
-import type { ContextCost } from '../../platform/context-cost.ts';
+import type { ContextCost } from '../../catalog/context-cost.ts';
 import { chart } from './charts.ts';
 import { html, safeHref } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
@@ -121,7 +121,7 @@ ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
 </div>
 <section class="panel" aria-labelledby="tools-h">
   <h2 id="tools-h">${v.kind === 'agent' ? 'Skills' : 'Tools'}</h2>
-  ${toolsTable(tools, `The ${tools.length} ${v.kind === 'agent' ? 'skills its card declares' : 'tools of its last probe'}`, v.kind === 'agent' ? 'Its card declares no skills.' : 'Its tools are shown once a probe reads its tool list.')}
+  ${toolsTable(tools, `The ${tools.length} ${v.kind === 'agent' ? 'skills its card declares' : 'tools of its last probe'}`, v.kind === 'agent' ? 'Its card declares no skills.' : 'Its tools are shown once a probe reads its tool list.', v.kind === 'agent' ? 'Skill' : 'Tool')}
 </section>
 ${
   detail.instructions

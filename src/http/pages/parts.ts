@@ -3,7 +3,7 @@
 import { html, type Html } from './html.ts';
 import { scrollTable, stat, when } from './layout.ts';
 import type { ToolShown } from '../../registry/page-reads.ts';
-import type { ContextCost } from '../../platform/context-cost.ts';
+import type { ContextCost } from '../../catalog/context-cost.ts';
 
 const LANE: Record<string, { word: string; tone: string }> = {
   active: { word: 'Live', tone: 'good' },
@@ -70,7 +70,7 @@ const statusWord = (status: string | undefined) => (status ? (STATUS_WORD[status
 
 function feedSubject(e: FeedItem): Html {
   if (e.catalog) {
-    return html`<a href="${catalogHref(e.catalog.name)}">${e.catalog.name}</a> is now ${statusWord(e.to)} <span class="muted small">(was ${statusWord(e.from)})</span>`;
+    return html`a remote of <a href="${catalogHref(e.catalog.name)}">${e.catalog.name}</a> is now ${statusWord(e.to)} <span class="muted small">(was ${statusWord(e.from)})</span>`;
   }
   const l = e.listing!;
   return html`<a href="${listingHref(l.id)}">${l.name || l.id}</a> ${EVENT_WORD[e.event] ?? e.event}`;
@@ -107,13 +107,13 @@ export const hitRow = (h: HitLike) => {
   }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;
 };
 
-/** A server's tools: name, what it does, its parameters; `empty` when there are none to show. */
-export function toolsTable(tools: readonly ToolShown[], caption: string, empty: string): Html {
+/** A server's tools (an agent's skills: `noun` Skill): name, what it does, its parameters; `empty` when there are none to show. */
+export function toolsTable(tools: readonly ToolShown[], caption: string, empty: string, noun = 'Tool'): Html {
   if (!tools.length) return html`<p class="muted">${empty}</p>`;
   return scrollTable(
     'tools',
     caption,
-    html`<tr><th scope="col">Tool</th><th scope="col">What it does</th><th scope="col">Parameters</th></tr>`,
+    html`<tr><th scope="col">${noun}</th><th scope="col">What it does</th><th scope="col">Parameters</th></tr>`,
     tools.map(
       (t) =>
         html`<tr><td><code>${t.name}</code></td><td>${t.description ?? ''}</td><td>${

@@ -176,8 +176,8 @@ export class GuardedClient {
       headersTimeout: this.totalTimeoutMs,
       bodyTimeout: this.totalTimeoutMs,
       // Each exchange the host gate lets through may hold an event stream open while it posts
-      // (OutboundRequest.slotHeld): two connections an exchange, or two SSE checks of one host
-      // would hold every connection with their streams and wait on their posts forever.
+      // (OutboundRequest.slotHeld): two connections an exchange, or two streaming exchanges with
+      // one host would hold every connection with their streams and wait on their posts forever.
       connections: 2 * (options.perHostConcurrency ?? 4),
       // Resolution happens here, and the address we checked is the address we dial: no second
       // lookup that a rebinding DNS server could answer differently.

@@ -1,6 +1,7 @@
-// What a server's tool list costs an agent's context: the tools, the list's bytes as served, and
-// tokens estimated as bytes / 4 (the usual rule of thumb for English text and JSON; an estimate,
-// named as one wherever it is shown). One shape for catalog remotes and Live listings alike.
+// What an MCP server's tool list costs an agent's context: the tools, the list's bytes as served,
+// and tokens estimated as bytes / 4 (the usual rule of thumb for English text and JSON; an
+// estimate, named as one wherever it is shown). One shape for a catalog remote's check and a Live
+// listing's probe alike.
 
 export interface ContextCost {
   count: number;
