@@ -1,20 +1,17 @@
 // The `rollcall` command line as an operator runs it: the real bin (bin/rollcall.mjs, package.json
 // "bin") in its own process, on a fresh store of this run's engine (RC_TEST_ENGINE), against real
 // MCP servers and A2A agents on loopback. Each command's help, usage errors (exit 2), failures
-// (exit 1), --json.
+// (exit 1), --json. An agent listed by its origin: test/cli-agents.test.ts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
 import { freshStore, startApp, engine, type TestStore } from './helpers/app.ts';
 import { freePort, startModernMcp, type Peer } from './peers/mcp-servers.ts';
-import { startA2aAgent } from './peers/a2a-agent.ts';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { serveUntilListening } from './helpers/serve-process.ts';
+import { BIN, doc, root, runBin } from './helpers/rollcall-bin.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(root, 'bin/rollcall.mjs');
 let store: TestStore;
 let mcp: Peer;
 
@@ -28,32 +25,10 @@ after(async () => {
   await store.drop();
 });
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-  ms: number;
-}
-
-/** Runs the bin (asynchronously: the MCP server it probes answers from this process). */
-function rollcall(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  const base: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: undefined, PROBE_ALLOW_PRIVATE: undefined };
-  delete base.DATABASE_URL;
-  const started = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: root, env: { ...base, ...store.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (err += c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err, ms: Date.now() - started })));
-}
+/** Runs the bin on this file's store. */
+const rollcall = (args: string[], env: Record<string, string | undefined> = {}) => runBin(store, args, env);
 
 const LOCAL = { PROBE_ALLOW_PRIVATE: '1' };
-/** stdout with --json: exactly one JSON document. */
-const doc = (r: Run) => {
-  assert.equal(r.out.trim().split('\n').length, 1, `one line of JSON on stdout: ${r.out}`);
-  return JSON.parse(r.out);
-};
 
 test('the bin is package.json "bin" and executable', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -320,42 +295,4 @@ test('serve through the bin: answers (badges included) and exits 0 on SIGTERM', 
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
   assert.match(out(), /"signal":"SIGTERM".*shutting down/);
-});
-
-test('list: an agent at its origin, whose card URL is listed already, answers with that listing: kind agent and its own score (here and with --server)', async () => {
-  // Each agent on a loopback address of its own: a host of its own, with its own budgets.
-  const [here, there] = await Promise.all([startA2aAgent({ host: '127.0.0.2' }), startA2aAgent({ host: '127.0.0.3' })]);
-  const server = await startApp({ probing: true, env: LOCAL });
-  try {
-    // In this process: the card's URL first, then the agent's origin, whose probe finds that same card.
-    const byCard = doc(await rollcall(['list', here.cardUrl, '--json'], LOCAL));
-    assert.deepEqual([byCard.kind, byCard.lane], ['agent', 'active']);
-    const byOrigin = await rollcall(['list', here.baseUrl, '--json'], LOCAL);
-    assert.equal(byOrigin.code, 0, byOrigin.err);
-    const answer = doc(byOrigin);
-    assert.equal(answer.listing_id, byCard.listing_id, 'the listing the origin reaches');
-    assert.equal(answer.kind, 'agent');
-    assert.equal(answer.url, here.cardUrl);
-    assert.equal(answer.probe.score, byCard.probe.score);
-    assert.equal(answer.live, true);
-    assert.equal(answer.duplicate.url, `${here.baseUrl}/`);
-    assert.notEqual(answer.duplicate.listing_id, byCard.listing_id);
-
-    // Against a running Rollcall, as text.
-    const base = await server.listen();
-    const remoteCard = doc(await rollcall(['list', there.cardUrl, '--server', base, '--json']));
-    assert.equal(remoteCard.kind, 'agent');
-    const text = await rollcall(['list', there.baseUrl, '--server', base]);
-    assert.equal(text.code, 0, text.err);
-    assert.match(text.out, new RegExp(`^already listed ${remoteCard.listing_id} via ${base} \\(${there.baseUrl}/ reaches the same agent\\)$`, 'm'));
-    assert.match(text.out, /^ {2}kind {5}agent$/m);
-    assert.match(text.out, new RegExp(`^ {2}probe {4}ok, handshake ok, score ${remoteCard.probe.score}$`, 'm'));
-    // The duplicate row says what its probe found, for whoever checks it.
-    const dupRow = await server.sql.selectFrom('listings').select('id').where('url', '=', `${there.baseUrl}/`).executeTakeFirstOrThrow();
-    const dup = await fetch(`${base}/api/listings/status?id=${dupRow.id}`).then((r) => r.json());
-    assert.deepEqual([dup.kind, dup.lane, dup.lane_reason], ['agent', 'failed', 'duplicate_of']);
-  } finally {
-    await server.close();
-    await Promise.all([here.close(), there.close()]);
-  }
 });
