@@ -8,10 +8,13 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import Database from 'better-sqlite3';
 import { engine, freshStore, getJson, logCapture, postJson, startApp, type TestApp, type TestStore } from './helpers/app.ts';
 import { openDb } from '../src/platform/db/dialect.ts';
+import { inTransaction } from '../src/platform/db/executor.ts';
+import { dbFailure } from '../src/platform/db/failures.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { startTcpProxy, type TcpProxy } from './peers/tcp-proxy.ts';
 
@@ -99,6 +102,45 @@ if (engine === 'postgres') {
     assert.equal(written.match(/the database is unavailable: jobs wait for it/g)?.length, 1, 'said once');
     assert.match(written, /the database answers again: jobs resume/);
     assert.doesNotMatch(written, /"statusCode":500/);
+  });
+}
+
+if (engine === 'postgres') {
+  test('a busy pool queues a query past the connect timeout; a full wait is `unavailable`, not run again; a silent server is `disconnected` (postgres)', async () => {
+    const store = await freshStore();
+    cleanups.push(() => store.drop());
+    const url = process.env.RC_TEST_DATABASE_URL!;
+    const db = openDb({ databaseUrl: url, dataDir: store.dataDir, poolWaitMs: 1500, connectTimeoutMs: 300 });
+    cleanups.push(() => db.close());
+    const holdAll = (seconds: number) => Array.from({ length: 10 }, () => sql`select pg_sleep(${seconds})`.execute(db.kysely));
+    // Every connection busy for 0.8 s: an eleventh query waits its turn, longer than a connect may take.
+    const held = holdAll(0.8);
+    await new Promise((r) => setTimeout(r, 100));
+    const queued = await sql<{ one: number }>`select 1 as one`.execute(db.kysely);
+    assert.equal(queued.rows[0]!.one, 1);
+    await Promise.all(held);
+    // Busy past the whole wait: the transaction fails once as `unavailable` and is not run again.
+    const busy = holdAll(2.5);
+    await new Promise((r) => setTimeout(r, 100));
+    let attempts = 0;
+    const failed = await inTransaction(db.kysely, async () => void attempts++).catch((err: unknown) => err);
+    assert.equal(dbFailure(failed), 'unavailable', String(failed));
+    assert.equal(attempts, 0, 'no connection, no attempt, no retry queued behind the wait');
+    await Promise.all(busy);
+    // A server that accepts the connection and never answers: `disconnected` after the connect timeout.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((r) => silent.close(r));
+    });
+    const mute = openDb({ databaseUrl: `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/none`, dataDir: store.dataDir, connectTimeoutMs: 300 });
+    cleanups.push(() => mute.close());
+    const started = Date.now();
+    const cut = await sql`select 1`.execute(mute.kysely).catch((err: unknown) => err);
+    assert.equal(dbFailure(cut), 'disconnected', String(cut));
+    assert.ok(Date.now() - started < 3000, 'ended by the connect timeout');
   });
 }
 

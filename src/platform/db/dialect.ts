@@ -36,11 +36,32 @@ const pgTypes = {
   },
 };
 
+/** Connections per instance. */
+const POOL_SIZE = 10;
+/** How long a query waits for a free connection before its request is a 503 (the pool's queue is first come, first served). */
+export const POOL_WAIT_MS = 30_000;
+/** How long opening a connection may take before the database counts as unreachable. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * node-postgres's pool applies its one `connectionTimeoutMillis` to both waits; each client it
+ * makes is of this class, whose own timer ends a connection attempt after `connectMs`.
+ */
+const clientWithConnectTimeout = (connectMs: number) =>
+  class ClientWithConnectTimeout extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectMs });
+    }
+  };
+
 export interface OpenDbOptions {
   databaseUrl?: string;
   dataDir: string;
   /** PostgreSQL schema to use (tests isolate themselves in one); default: the server's search_path. */
   pgSchema?: string;
+  /** PostgreSQL: the waits for a free connection and for a new one (default POOL_WAIT_MS, CONNECT_TIMEOUT_MS). */
+  poolWaitMs?: number;
+  connectTimeoutMs?: number;
   /** SQLite: milliseconds between checkpoints of the write-ahead log (default CHECKPOINT_EVERY_MS). */
   sqliteCheckpointMs?: number;
 }
@@ -51,9 +72,12 @@ export function openDb(options: OpenDbOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
-      // A database that does not answer a new connection is unavailable (a 503), not a hung request.
-      connectionTimeoutMillis: 5000,
+      max: POOL_SIZE,
+      // Two waits, two limits: a request queues for a free connection of a busy pool up to
+      // POOL_WAIT_MS, in arrival order; a new connection the database does not accept within
+      // CONNECT_TIMEOUT_MS is an outage (a 503), not a hung request.
+      connectionTimeoutMillis: options.poolWaitMs ?? POOL_WAIT_MS,
+      Client: clientWithConnectTimeout(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS),
       types: pgTypes,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });

@@ -4,10 +4,11 @@
 // - `conflict`: PostgreSQL gave up on the transaction to let another go on (40P01 deadlock,
 //   40001 serialization failure). Nothing of it was kept: it may run again, whole.
 // - `disconnected`: PostgreSQL cannot be reached or the connection went away (refused, reset,
-//   closed, admin or crash shutdown, not accepting connections, too many connections, a pool that
-//   timed out connecting). It may run again if its COMMIT was not sent.
-// - `unavailable`: SQLite cannot write now (busy past its busy timeout, out of disk, unable to open
-//   or write its file). Not run again: the busy timeout already waited.
+//   closed, admin or crash shutdown, not accepting connections, too many connections, a new
+//   connection that timed out). It may run again if its COMMIT was not sent.
+// - `unavailable`: the database is too busy to take the work now: SQLite busy past its busy
+//   timeout (or out of disk, unable to open or write its file), or no PostgreSQL connection of the
+//   pool came free within its wait (dialect.ts POOL_WAIT_MS). Not run again: the wait already waited.
 // Part of the dialect seam: the codes of both engines live here and nowhere else.
 export type DbFailure = 'conflict' | 'disconnected' | 'unavailable';
 
@@ -27,8 +28,10 @@ const DISCONNECTED_CODES = new Set([
   // Node sockets.
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
 ]);
-/** node-postgres reports a lost connection in words, without a code. */
-const DISCONNECTED_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|terminating connection due to/i;
+/** node-postgres reports a lost connection, or one that could not be opened in time ("timeout expired"), in words, without a code. */
+const DISCONNECTED_MESSAGES = /Connection terminated|connection timeout|^timeout expired$|Client has encountered a connection error|terminating connection due to/i;
+/** node-postgres's pool, when no connection came free within its wait. */
+const POOL_WAIT_MESSAGE = /^timeout exceeded when trying to connect$/;
 /** better-sqlite3's codes (extended IOERR codes included). */
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|FULL|IOERR|CANTOPEN|READONLY)/;
 
@@ -41,6 +44,7 @@ export function dbFailure(err: unknown): DbFailure | undefined {
     if (DISCONNECTED_CODES.has(code)) return 'disconnected';
     if (SQLITE_UNAVAILABLE.test(code)) return 'unavailable';
   }
+  if (typeof message === 'string' && POOL_WAIT_MESSAGE.test(message)) return 'unavailable';
   if (typeof message === 'string' && DISCONNECTED_MESSAGES.test(message)) return 'disconnected';
   // An error wrapped by a library keeps the original as its cause.
   const cause = (err as { cause?: unknown }).cause;
