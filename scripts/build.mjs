@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isFresh, stampOf } from './dist-fresh.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -16,25 +17,9 @@ const src = path.join(root, 'src');
 // must be reachable from it, so outside the project the packages would not resolve).
 const outAt = process.argv.indexOf('--out');
 const out = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : path.join(root, 'dist');
-const stamp = path.join(out, '.built');
+const stamp = stampOf(out);
 
-/** The newest modification time under `dir` (ms). */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-  }
-  return latest;
-}
-
-function isStale() {
-  if (!fs.existsSync(stamp)) return true;
-  const built = fs.statSync(stamp).mtimeMs;
-  return newest(src) > built || fs.statSync(path.join(root, 'package-lock.json')).mtimeMs > built;
-}
-
-if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
+if (process.argv.includes('--if-stale') && isFresh(root, out)) process.exit(0);
 
 const started = performance.now();
 fs.rmSync(out, { recursive: true, force: true });

@@ -16,6 +16,8 @@ import { SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { freshStore, engine, type TestStore } from './helpers/app.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 import { freePort } from './peers/mcp-servers.ts';
+// @ts-expect-error: a plain ES module of the scripts, without types
+import { isFresh } from '../scripts/dist-fresh.mjs';
 
 const root = path.join(import.meta.dirname, '..');
 const out = path.join(root, '.tmp', `build-${process.pid}-${randomUUID().slice(0, 8)}`);
@@ -51,9 +53,33 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+test('the bin runs the build only while no source and not the lockfile is newer than it', () => {
+  const tree = fs.mkdtempSync(path.join(root, '.tmp', 'fresh-'));
+  try {
+    const at = (file: string, seconds: number) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      if (!fs.existsSync(file)) fs.writeFileSync(file, '');
+      fs.utimesSync(file, seconds, seconds);
+    };
+    at(path.join(tree, 'src', 'deep', 'a.ts'), 1000);
+    at(path.join(tree, 'package-lock.json'), 1000);
+    assert.equal(isFresh(tree), false, 'never built');
+    at(path.join(tree, 'dist', '.built'), 2000);
+    assert.equal(isFresh(tree), true);
+    at(path.join(tree, 'src', 'deep', 'b.ts'), 3000);
+    assert.equal(isFresh(tree), false, 'a source edited since');
+    at(path.join(tree, 'dist', '.built'), 4000);
+    at(path.join(tree, 'package-lock.json'), 5000);
+    assert.equal(isFresh(tree), false, 'packages changed since');
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+  }
+  assert.match(fs.readFileSync(path.join(root, 'bin', 'rollcall.mjs'), 'utf8'), /if \(isFresh\(root\)\)/);
+});
+
 test('every package that src/, bin/ and the build import is a dependency, not a devDependency', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const files = [...filesUnder(path.join(root, 'src')), ...filesUnder(path.join(root, 'bin')), path.join(root, 'scripts', 'build.mjs')];
+  const files = [...filesUnder(path.join(root, 'src')), ...filesUnder(path.join(root, 'bin')), path.join(root, 'scripts', 'build.mjs'), path.join(root, 'scripts', 'dist-fresh.mjs')];
   const missing = new Map<string, string>();
   let found = 0;
   for (const file of files) {
