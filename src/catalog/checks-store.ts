@@ -162,15 +162,30 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
   return agreed ? { change: { url_key: row.url_key, url: row.url, from: row.shown_status, to: found.status } } : {};
 }
 
-/** The checks of these remote keys (unknown keys are left out). */
-export async function checksByKey(ex: Executor, keys: string[]): Promise<Map<string, CheckRow>> {
-  const out = new Map<string, CheckRow>();
+/** A check as the health views read it: all but the tool list itself (tens of kilobytes for a large server). */
+export type CheckSummary = Omit<CheckRow, 'tools_json'>;
+
+const SUMMARY_COLUMNS = [
+  'url_key', 'url', 'transport', 'host', 'status', 'shown_status', 'last_verified', 'latency_ms', 'protocol', 'answered_transport', 'server_name',
+  'server_version', 'tool_count', 'tools_bytes', 'tools_truncated', 'server_card', 'auth_metadata', 'detail', 'fail_streak', 'failing_since',
+  'next_check_at', 'holder', 'lease_until', 'created_at',
+] as const satisfies readonly (keyof CheckSummary)[];
+
+/** The checks of these remote keys, without their tool lists (unknown keys are left out). */
+export async function checksByKey(ex: Executor, keys: string[]): Promise<Map<string, CheckSummary>> {
+  const out = new Map<string, CheckSummary>();
   const unique = [...new Set(keys)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await q(ex).selectFrom('catalog_checks').selectAll().where('url_key', 'in', unique.slice(i, i + 500)).execute();
+    const rows = await q(ex).selectFrom('catalog_checks').select(SUMMARY_COLUMNS).where('url_key', 'in', unique.slice(i, i + 500)).execute();
     for (const r of rows) out.set(r.url_key, r);
   }
   return out;
+}
+
+/** The tool list of a remote's last live check, as stored (JSON), or null. */
+export async function checkedTools(ex: Executor, key: string): Promise<string | null> {
+  const row = await q(ex).selectFrom('catalog_checks').select('tools_json').where('url_key', '=', key).executeTakeFirst();
+  return row?.tools_json ?? null;
 }
 
 /** The history of one remote, oldest first. */

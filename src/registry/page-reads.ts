@@ -8,7 +8,7 @@ import { RUBRIC } from '../probe/score.ts';
 import { dailyListings, laneCounts } from '../listings/counts.ts';
 import { dailyFeedCounts } from '../feed/counts.ts';
 import { dailyDepositCounts } from '../traces/counts.ts';
-import { checkHistory, checksByKey } from '../catalog/checks-store.ts';
+import { checkHistory, checkedTools } from '../catalog/checks-store.ts';
 import { catalogNamesByRemoteUrl } from '../catalog/store.ts';
 import { findListingById } from '../listings/store.ts';
 
@@ -98,10 +98,10 @@ export interface RemoteCheckDetail {
 
 /** A catalog remote's history and tools, for the entry's page. */
 export async function remoteCheckDetail(ex: Executor, key: string): Promise<RemoteCheckDetail> {
-  const [history, checks] = await Promise.all([checkHistory(ex, key), checksByKey(ex, [key])]);
+  const [history, toolsJson] = await Promise.all([checkHistory(ex, key), checkedTools(ex, key)]);
   let tools: RemoteCheckDetail['tools'] = [];
   try {
-    tools = JSON.parse(checks.get(key)?.tools_json ?? '[]');
+    tools = JSON.parse(toolsJson ?? '[]');
   } catch {
     tools = [];
   }

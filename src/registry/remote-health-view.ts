@@ -1,7 +1,7 @@
 // A catalog remote's health as the registry API and search show it: what its last check found
 // (catalog/checks-store.ts), or why it is not checked; and an entry's status from its remotes'.
 import type { Executor } from '../platform/db/executor.ts';
-import { checksByKey, type CheckRow } from '../catalog/checks-store.ts';
+import { checksByKey, type CheckSummary } from '../catalog/checks-store.ts';
 import { remotesOf, type RemoteOfEntry } from '../catalog/remote-health.ts';
 import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
 
@@ -35,7 +35,7 @@ const cardOf = (json: string | null | undefined): Record<string, string> | null 
   }
 };
 
-export function remoteHealth(remote: RemoteOfEntry, check: CheckRow | undefined): RemoteHealth {
+export function remoteHealth(remote: RemoteOfEntry, check: CheckSummary | undefined): RemoteHealth {
   const base = { url: remote.url, type: remote.type };
   if (remote.notCheckable) {
     return { ...base, status: 'not_checkable', not_checkable_reason: remote.notCheckable, last_verified: null, next_check_at: null, latency_ms: null, protocol_version: null, transport: null, server_info: null, tools: null, auth_metadata_url: null, server_card: null };

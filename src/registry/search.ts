@@ -57,7 +57,14 @@ const DOWN_GIVES_WAY = 10;
 const DOWN: HealthStatus[] = ['dead', 'not_mcp', 'refused'];
 
 /** The measured health of these catalog entries, by server name. */
-async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, NonNullable<Hit['health']>>> {
+type HitHealth = NonNullable<Hit['health']>;
+
+/** A catalog hit whose entry was not found (removed meanwhile) or not checked yet. */
+const UNCHECKED: HitHealth = { status: 'unchecked', remote: false, last_verified: null, tools: null };
+
+const catalogNames = (hits: Found[]) => hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'catalog').map((s) => s.key);
+
+async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, HitHealth>> {
   if (!names.length) return new Map();
   const entries = await findCatalogEntries(ctx.db.kysely, names);
   const healths = await measuredHealth(ctx.db.kysely, entries.map((e) => e.server));
@@ -80,15 +87,15 @@ type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null };
  * The hits as a caller sees them; Live listings carry their id, trust signals, their status link
  * and the demo as a next_step (the whole demo request is in the status answer: it was 2.5 KB a hit).
  */
-async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
+async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>, healthByName?: Map<string, HitHealth>): Promise<Hit[]> {
   const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
   const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
   const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
-  const health = await catalogHealth(ctx, hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'catalog').map((s) => s.key));
+  const health = healthByName ?? (await catalogHealth(ctx, catalogNames(hits)));
   const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
     const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, why: h.why };
-    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? { status: 'unchecked', remote: false, last_verified: null, tools: null } }];
+    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? UNCHECKED }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
     return [
@@ -110,9 +117,8 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   return hits.some((h) => h.score !== null) ? presented.map((h, i) => ({ h, i })).sort((a, b) => order(b.h) - order(a.h) || a.i - b.i).map(({ h }) => h) : presented;
 }
 
-/** What ard_search's narrowing keeps, by each hit's measured health (a Live listing is live and remote). */
-function kept(h: Hit, input: { live_only?: boolean; remote_only?: boolean; max_tool_tokens?: number }): boolean {
-  const health = h.health!;
+/** What ard_search's narrowing keeps, by a hit's measured health (a Live listing is live and remote). */
+function kept(health: HitHealth, input: { live_only?: boolean; remote_only?: boolean; max_tool_tokens?: number }): boolean {
   if (input.live_only && health.status !== 'live') return false;
   if (input.remote_only && !health.remote) return false;
   if (input.max_tool_tokens !== undefined && !(health.status === 'live' && health.tools?.tokens_estimate != null && health.tools.tokens_estimate <= input.max_tool_tokens)) return false;
@@ -156,9 +162,20 @@ export const ardSearch = defineOperation({
   handler: async (ctx: SearchCtx, input) => {
     const limit = input.limit ?? DEFAULT_LIMIT;
     const narrowed = input.live_only === true || input.remote_only === true || input.max_tool_tokens !== undefined;
-    // Narrowing reads what was measured, which is not in the index: ask for more and keep those that pass.
-    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, narrowed ? 100 : limit);
-    const presented = (await present(ctx, hits)).filter((h) => !narrowed || kept(h, input)).slice(0, limit);
+    if (!narrowed) {
+      const presented = await present(ctx, await search(ctx, 'ard_search', input.q, { kind: input.kind }, limit));
+      return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+    }
+    // Narrowing reads what was measured, which is not in the index: ask for more, read the catalog
+    // hits' health once, and present only those that pass (and the Live listings, whose tool cost
+    // their view carries).
+    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, 100);
+    const health = await catalogHealth(ctx, catalogNames(hits));
+    const passing = hits.filter((h) => {
+      const subject = docSubject(h.id);
+      return subject.source !== 'catalog' || kept(health.get(subject.key) ?? UNCHECKED, input);
+    });
+    const presented = (await present(ctx, passing, undefined, health)).filter((h) => kept(h.health!, input)).slice(0, limit);
     return { ok: true as const, query: input.q, count: presented.length, hits: presented };
   },
 });
