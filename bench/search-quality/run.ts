@@ -13,7 +13,7 @@
 //   two-needs kind also: share of queries with a best entry of each need in the top 10;
 //   no-match kind: share of queries with at most 2 hits, and the mean hit count (limit 10).
 import { performance } from 'node:perf_hooks';
-import { type EngineOptions, SearchEngine, type SearchDoc } from '../../src/search/engine.ts';
+import { type EngineOptions, SearchEngine, type SearchDoc, type SearchHit, WEAK_COVERAGE } from '../../src/search/engine.ts';
 import { isStopWord } from '../../src/search/text.ts';
 import { type JudgedQuery, QUERIES, type QueryKind } from './queries.ts';
 import { DEV_QUERIES } from './dev-queries.ts';
@@ -188,14 +188,27 @@ function checkJudgments(docs: SearchDoc[], queries: JudgedQuery[], set: string):
   }
 }
 
+/**
+ * How the answers' `match` reads (the doors say `weak` when every hit covers less than
+ * WEAK_COVERAGE of the query): of the no-match queries, the share answered with no hit or only weak
+ * ones; of the others whose top 3 hold an entry of grade 2 or more, the share wrongly called weak.
+ */
+function matchShares(engine: SearchEngine, queries: JudgedQuery[]) {
+  const answers = queries.map((q) => ({ q, hits: engine.query(q.text, {}, K) }));
+  const weak = (hits: SearchHit[]) => hits.every((h) => h.coverage < WEAK_COVERAGE);
+  const nothing = answers.filter((a) => a.q.kind === 'no-match');
+  const good = answers.filter((a) => a.q.kind !== 'no-match' && a.hits.slice(0, 3).some((h) => (grades(a.q).get(h.id) ?? 0) >= 2));
+  return { noMatchNoneOrWeak: r3(mean(nothing.map((a) => (weak(a.hits) ? 1 : 0)))), goodAnswersCalledWeak: r3(mean(good.map((a) => (weak(a.hits) ? 1 : 0)))) };
+}
+
 /** One catalog's figures: the engine and both baselines on the tuning half, the held-out half and both. */
-function measureSet(docs: SearchDoc[], queries: JudgedQuery[], rank: Ranker, indexMs: number) {
+function measureSet(docs: SearchDoc[], queries: JudgedQuery[], rank: Ranker, indexMs: number, engine: SearchEngine) {
   const mini = miniSearchBaseline(docs, K);
   const base = substringBaseline(docs);
   const splits = { tuning: queries.filter((q) => q.split === 't'), heldOut: queries.filter((q) => q.split === 'h'), all: queries };
   const result: Record<string, unknown> = { entries: docs.length, queries: queries.length, indexMs: Math.round(indexMs) };
   for (const [name, qs] of Object.entries(splits)) {
-    result[name] = { engine: summarize(evaluate(rank, qs)), minisearch: summarize(evaluate(mini, qs)), substring: summarize(evaluate(base, qs)) };
+    result[name] = { engine: { ...summarize(evaluate(rank, qs)), match: matchShares(engine, qs) }, minisearch: summarize(evaluate(mini, qs)), substring: summarize(evaluate(base, qs)) };
   }
   return result;
 }
@@ -208,7 +221,7 @@ export async function benchSearchQuality(argv: string[] = []): Promise<unknown> 
     const setDocs = load();
     checkJudgments(setDocs, queries, set);
     const ranked = engineRanker(setDocs);
-    result[set] = measureSet(setDocs, queries, ranked.rank, ranked.indexMs);
+    result[set] = measureSet(setDocs, queries, ranked.rank, ranked.indexMs, ranked.engine);
   }
   const docs = SETS[chosen].load();
   const chosenQueries = SETS[chosen].queries;

@@ -9,7 +9,7 @@ import { badRequest } from '../platform/errors.ts';
 import { iso } from '../platform/clock.ts';
 import { activeOrder, findListingsByIds, type ListingRow } from '../listings/store.ts';
 import { listingCapabilitySet } from '../listings/capabilities.ts';
-import { queryProblem, type SearchFilter, type SearchHit } from '../search/engine.ts';
+import { queryProblem, WEAK_COVERAGE, type SearchFilter, type SearchHit } from '../search/engine.ts';
 import { docSubject, listingDoc, listingDocId } from '../search/docs.ts';
 import { SHOWN_DESCRIPTION_CHARS } from '../search/shown.ts';
 import type { SearchIndex } from '../search/index-runtime.ts';
@@ -42,6 +42,8 @@ interface Hit {
   description: string;
   url: string | null;
   score: number | null;
+  /** For a query: `weak` when the hit covers less than WEAK_COVERAGE of what was asked (a guess, not an answer). */
+  match?: Match;
   why: string[];
   trust: { rank: number; probe_score: number | null; badge: string } | null;
   listing_id?: string;
@@ -51,6 +53,15 @@ interface Hit {
   /** The measured health: a catalog entry's from its remotes' checks, a Live listing's from its last probe; with the tool count and context cost when known. */
   health?: { status: HealthStatus; remote: boolean; last_verified: string | null; tools: { count: number; tokens_estimate: number | null } | null };
 }
+
+type Match = 'strong' | 'weak';
+const matchOf = (coverage: number): Match => (coverage < WEAK_COVERAGE ? 'weak' : 'strong');
+
+/**
+ * A query's answer as a whole: `strong` when a hit covers what was asked, `weak` when every hit
+ * covers less than WEAK_COVERAGE of it (most likely nothing here serves the need), `none` without hits.
+ */
+const answerMatch = (hits: Hit[]): Match | 'none' => (hits.length === 0 ? 'none' : hits.some((h) => h.match !== 'weak') ? 'strong' : 'weak');
 
 /** Down, or not MCP: such an entry gives way to a live one within this many points of relevance. */
 const DOWN_GIVES_WAY = 10;
@@ -81,7 +92,7 @@ async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, Hit
 }
 
 /** A hit to show: from the engine, or a Live listing listed by rank (no query, no score). */
-type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null };
+type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null; coverage?: number };
 
 /**
  * The hits as a caller sees them; Live listings carry their id, trust signals, their status link
@@ -94,7 +105,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   const health = healthByName ?? (await catalogHealth(ctx, catalogNames(hits)));
   const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
-    const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, why: h.why };
+    const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, ...(h.coverage !== undefined ? { match: matchOf(h.coverage) } : {}), why: h.why };
     if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? UNCHECKED }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
@@ -140,7 +151,7 @@ async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFil
 }
 
 const hitOutput = z.looseObject({ identifier: z.string(), kind: z.enum(['agent', 'mcp']), source: z.enum(['listing', 'catalog']), name: z.string(), why: z.array(z.string()) });
-const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), hits: z.array(hitOutput) });
+const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), match: z.enum(['strong', 'weak', 'none']).optional(), hits: z.array(hitOutput) });
 
 export const ardSearchInput = z.object({
   q: queryField.describe('What you need, in your own words: a product ("postgres"), a task, a need.'),
@@ -164,7 +175,7 @@ export const ardSearch = defineOperation({
     const narrowed = input.live_only === true || input.remote_only === true || input.max_tool_tokens !== undefined;
     if (!narrowed) {
       const presented = await present(ctx, await search(ctx, 'ard_search', input.q, { kind: input.kind }, limit));
-      return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+      return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
     }
     // Narrowing reads what was measured, which is not in the index: ask for more, read the catalog
     // hits' health once, and present only those that pass (and the Live listings, whose tool cost
@@ -176,7 +187,7 @@ export const ardSearch = defineOperation({
       return subject.source !== 'catalog' || kept(health.get(subject.key) ?? UNCHECKED, input);
     });
     const presented = (await present(ctx, passing, undefined, health)).filter((h) => kept(h.health!, input)).slice(0, limit);
-    return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+    return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
   },
 });
 
@@ -209,7 +220,7 @@ export const searchActive = defineOperation({
     const rows = new Map((await findListingsByIds(ctx.db.kysely, hits.map((h) => docSubject(h.id).key))).map((r) => [r.id, r]));
     const kept = hits.filter((h) => inCategory(rows.get(docSubject(h.id).key))).slice(0, limit);
     const presented = await present(ctx, kept, rows);
-    return { ok: true as const, query: input.q, count: presented.length, hits: presented };
+    return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
   },
 });
 

@@ -35,6 +35,8 @@ export interface SearchHit {
   score: number;
   /** the raw engine score: BM25+ with boosts and expansions, times the share of the query the hit covers */
   relevance: number;
+  /** the idf-weighted share of the query (or of its best-served need) the hit matched, 0-1 */
+  coverage: number;
   /** matched query terms, and what a spelling, prefix or concept expansion matched instead */
   why: string[];
 }
@@ -67,6 +69,13 @@ const WEIGHT = {
 };
 /** A hit must match at least this share of the query's meaningful (idf-weighted) words. */
 const MIN_COVERAGE = 0.3;
+/**
+ * Below this coverage a hit is a guess (the doors say `match: "weak"`). Chosen on the tuning halves
+ * of both judged sets; over both halves, the no-match queries answered with no hit or only weak
+ * ones: seed 12 of 12, dev 6 of 8; answers with a good entry in their top 3 called weak: seed 13%,
+ * dev 10% (docs/decisions/search-engine.md).
+ */
+export const WEAK_COVERAGE = 0.45;
 /** Hits whose relevance is within this share of each other are near-ties that tieBreak may order. */
 export const NEAR_TIE = 0.05;
 const MAX_GROUPS = 24;
@@ -287,7 +296,7 @@ export class SearchEngine {
         const cov = coverage(plan, matched);
         if (this.options.floor && cov.best < minCoverage) continue;
         const why = [...matched.entries()].sort((x, y) => x[0] - y[0]).map(([, alts]) => explain(alts));
-        found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]! * cov.best, why, perNeed: cov.perNeed });
+        found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]! * cov.best, why, perNeed: cov.perNeed, coverage: cov.best });
       }
       return found;
     };
@@ -313,7 +322,7 @@ export class SearchEngine {
     });
     return interleave(ordered)
       .slice(0, limit)
-      .map(({ c, score }) => ({ id: c.id, doc: this.shown.get(c.slot, c.id), score, relevance: c.relevance, why: c.why }));
+      .map(({ c, score }) => ({ id: c.id, doc: this.shown.get(c.slot, c.id), score, relevance: c.relevance, coverage: c.coverage, why: c.why }));
   }
 
   /**
@@ -521,6 +530,7 @@ interface Candidate {
   why: string[];
   /** coverage of each need of the query */
   perNeed: number[];
+  coverage: number;
 }
 
 function byRelevance(a: Candidate, b: Candidate): number {
