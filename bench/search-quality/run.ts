@@ -11,10 +11,15 @@
 //   recall@10  judged entries (grade >= 1) in the top 10 / min(10, judged entries);
 //   MRR  1 / rank of the first entry of grade >= 2 within the top 10 (0 if none);
 //   two-needs kind also: share of queries with a best entry of each need in the top 10;
-//   no-match kind: share of queries with at most 2 hits, and the mean hit count (limit 10).
+//   no-match kind: share of queries with at most 2 hits, and the mean hit count (limit 10);
+//   the answers' `match`: no-match queries answered with no hit or only weak ones, good answers called weak.
+// And both sets once more with the vocabulary's seed-only words taken out (seed-only.ts).
 import { performance } from 'node:perf_hooks';
 import { type EngineOptions, SearchEngine, type SearchDoc, type SearchHit, WEAK_COVERAGE } from '../../src/search/engine.ts';
 import { isStopWord } from '../../src/search/text.ts';
+import { CONCEPTS } from '../../src/search/concepts.ts';
+import { useConceptDefinitions } from '../../src/search/vocabulary.ts';
+import { withoutSeedOnly } from './seed-only.ts';
 import { type JudgedQuery, QUERIES, type QueryKind } from './queries.ts';
 import { DEV_QUERIES } from './dev-queries.ts';
 import { miniSearchBaseline } from './minisearch-baseline.ts';
@@ -213,6 +218,27 @@ function measureSet(docs: SearchDoc[], queries: JudgedQuery[], rank: Ranker, ind
   return result;
 }
 
+/**
+ * The engine on both sets with the vocabulary's seed-only words taken out (seed-only.ts): how much
+ * of each set's score the table owes to words only the seed uses.
+ */
+function seedOnlyAblation() {
+  const seed = loadSeed();
+  const dev = loadDev();
+  const { defs, removed } = withoutSeedOnly(CONCEPTS, seed, dev);
+  useConceptDefinitions(defs);
+  try {
+    const score = (docs: SearchDoc[], queries: JudgedQuery[]) => {
+      const { rank } = engineRanker(docs);
+      const overall = (qs: JudgedQuery[]) => (summarize(evaluate(rank, qs)).overall as { ndcg10: number }).ndcg10;
+      return { tuning: overall(queries.filter((q) => q.split === 't')), heldOut: overall(queries.filter((q) => q.split === 'h')), all: overall(queries) };
+    };
+    return { wordsRemoved: removed.length, seed: score(seed, QUERIES), dev: score(dev, DEV_QUERIES) };
+  } finally {
+    useConceptDefinitions(CONCEPTS);
+  }
+}
+
 export async function benchSearchQuality(argv: string[] = []): Promise<unknown> {
   const chosen = argv.includes('--set') ? (argv[argv.indexOf('--set') + 1] as keyof typeof SETS) : 'seed';
   if (!(chosen in SETS)) throw new Error(`--set is one of ${Object.keys(SETS).join(', ')}`);
@@ -223,6 +249,7 @@ export async function benchSearchQuality(argv: string[] = []): Promise<unknown> 
     const ranked = engineRanker(setDocs);
     result[set] = measureSet(setDocs, queries, ranked.rank, ranked.indexMs, ranked.engine);
   }
+  result.withoutSeedOnlyWords = seedOnlyAblation();
   const docs = SETS[chosen].load();
   const chosenQueries = SETS[chosen].queries;
   const { rank, engine } = engineRanker(docs);

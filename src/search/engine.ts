@@ -712,16 +712,14 @@ function analyze(doc: SearchDoc): { fields: string[][]; surfaces: string[] } {
   return { fields: [...TEXT_FIELDS.map((f) => text[f]), conceptTerms], surfaces: [...surfaces] };
 }
 
-const partsCache = new Map<string, readonly string[]>();
-
-/** A glued compound's parts ("homeassistant" -> home, assistant), or none; cached. */
+/** A glued compound's parts ("homeassistant" -> home, assistant), or none; cached with the table. */
 function compoundParts(w: string): readonly string[] {
-  let parts = partsCache.get(w);
+  const c = concepts();
+  let parts = c.parts.get(w);
   if (!parts) {
-    const c = concepts();
     parts = splitCompound(w, c.lexicon, c.heads);
-    if (partsCache.size > 200_000) partsCache.clear();
-    partsCache.set(w, parts);
+    if (c.parts.size > 200_000) c.parts.clear();
+    c.parts.set(w, parts);
   }
   return parts;
 }

@@ -1,7 +1,7 @@
 // The concept table compiled for lookups (built once per process), and the light plural folding
 // that concept words and phrases are matched with.
 import SearchableMap from 'minisearch/SearchableMap';
-import { CONCEPTS } from './concepts.ts';
+import { CONCEPTS, type ConceptDef } from './concepts.ts';
 import { plainWords } from './text.ts';
 
 /** Plural folding for concept lookups ("databases" -> "database", "libraries" -> "library"). */
@@ -50,6 +50,8 @@ export interface CompiledConcepts {
   heads: Set<string>;
   /** the same words in a radix tree, for fuzzy lookups */
   lexiconTree: SearchableMap<number>;
+  /** glued compounds already split with this table (engine.ts compoundParts) */
+  parts: Map<string, readonly string[]>;
 }
 
 function add(map: Map<string, ConceptLink[]>, key: string, link: ConceptLink): void {
@@ -59,13 +61,13 @@ function add(map: Map<string, ConceptLink[]>, key: string, link: ConceptLink): v
   else if (link.same) for (const l of list) if (l.id === link.id) l.same = true;
 }
 
-function compile(): CompiledConcepts {
+function compile(definitions: readonly ConceptDef[]): CompiledConcepts {
   const words = new Map<string, ConceptLink[]>();
   const phrases = new Map<string, ConceptLink[]>();
   const lexicon = new Set<string>();
   const heads = new Set<string>();
   const parents = new Map<string, string[]>();
-  for (const c of CONCEPTS) {
+  for (const c of definitions) {
     parents.set(c.id, c.up ?? []);
     for (const [list, same] of [
       [c.same, true],
@@ -85,7 +87,7 @@ function compile(): CompiledConcepts {
     }
   }
   const ancestors = new Map<string, { id: string; depth: number }[]>();
-  for (const c of CONCEPTS) {
+  for (const c of definitions) {
     const out: { id: string; depth: number }[] = [];
     const seen = new Set([c.id]);
     let frontier = parents.get(c.id) ?? [];
@@ -118,13 +120,23 @@ function compile(): CompiledConcepts {
     }
     node!.links = links;
   }
-  return { words, phrases: tree, ancestors, lexicon, heads, lexiconTree };
+  return { words, phrases: tree, ancestors, lexicon, heads, lexiconTree, parts: new Map() };
 }
 
+let definitions: readonly ConceptDef[] = CONCEPTS;
 let compiled: CompiledConcepts | undefined;
 
+/**
+ * Compiles these definitions instead of CONCEPTS from now on in this process: for the benches and
+ * tests that measure what the table itself adds. Engines built before keep what they indexed.
+ */
+export function useConceptDefinitions(defs: readonly ConceptDef[]): void {
+  definitions = defs;
+  compiled = undefined;
+}
+
 export function concepts(): CompiledConcepts {
-  compiled ??= compile();
+  compiled ??= compile(definitions);
   return compiled;
 }
 
