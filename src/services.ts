@@ -89,7 +89,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
   jobs.every(catalogSyncTask(config));
   if (config.catalogCheckConcurrency > 0) {
-    jobs.define(CATALOG_CHECK_JOB, new CatalogCheckJob(base), { concurrency: 1 });
+    jobs.define(CATALOG_CHECK_JOB, new CatalogCheckJob(base, { listingProbesRunning: () => jobs.runningByKind()[PROBE_JOB] ?? 0 }), { concurrency: 1 });
     jobs.every(catalogCheckTask(config));
   }
   jobs.every(pruneA2aTasksTask(config));

@@ -18,6 +18,7 @@ import { OFFICIAL, SCHEMA } from './peers/upstream-registry.ts';
 import { validators } from './fixtures/mcp-registry/schemas.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
 import { checkRound, createCheckClient } from '../src/probe/catalog-check.ts';
+import { PROBE_JOB } from '../src/probe/scheduler.ts';
 import { allCheckKeys, claimDueChecks, recordCheck } from '../src/catalog/checks-store.ts';
 import { remoteKey } from '../src/catalog/store.ts';
 import type { ManualClock } from '../src/platform/clock.ts';
@@ -306,6 +307,23 @@ test(`one host's many new remotes are checked round after round at once, not two
     await app.jobs.idle();
   }
   for (let i = 0; i < 8; i++) assert.equal((await latest(`io.example/burst-${i}`)).status, 'live', `burst-${i}`);
+});
+
+test(`listing probes go first: while this instance probes a listing, the schedule's checks wait (${engine})`, async () => {
+  const port = new URL(urls.live!).port;
+  const held = Array.from({ length: 3 }, (_, i) => item(`io.example/held-${i}`, { remotes: [{ type: 'streamable-http', url: `http://127.0.0.13:${port}/mcp?held=${i}` }] }));
+  await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, held);
+  (app.clock as ManualClock).advance(60_000);
+  // A probe slot taken, as an on-demand probe of a publisher takes one.
+  const release = await app.jobs.acquire(PROBE_JOB, 1000);
+  await app.jobs.tick();
+  await new Promise((r) => setTimeout(r, 400));
+  for (let i = 0; i < 3; i++) assert.equal((await latest(`io.example/held-${i}`)).status, 'unchecked', `held-${i} waits while the probe runs`);
+  release();
+  await app.jobs.idle();
+  await app.jobs.tick();
+  await app.jobs.idle();
+  for (let i = 0; i < 3; i++) assert.equal((await latest(`io.example/held-${i}`)).status, 'live', `held-${i} checked once the probe is done`);
 });
 
 test(`two legacy SSE remotes of one host checked at once both answer: their streams do not hold the connections their posts need (${engine})`, async () => {

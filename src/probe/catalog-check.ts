@@ -9,6 +9,7 @@
 import type { Config } from '../config.ts';
 import type { BaseServices } from '../platform/operation.ts';
 import type { JobHandler, PeriodicTask } from '../platform/jobs/runner.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { completeJob, scheduleJob, stillHeld, type JobSpec, type Lease } from '../platform/jobs/store.ts';
@@ -109,7 +110,16 @@ export interface RoundResult {
 export async function checkRound(
   deps: Deps,
   client: Fetcher,
-  opts: { holder: string; concurrency: number; keys?: string[]; limit?: number; signal?: AbortSignal; onChecked?: (row: CheckRow, status: RemoteStatus | 'waiting') => void },
+  opts: {
+    holder: string;
+    concurrency: number;
+    keys?: string[];
+    limit?: number;
+    signal?: AbortSignal;
+    onChecked?: (row: CheckRow, status: RemoteStatus | 'waiting') => void;
+    /** Awaited before each check: resolves once the check may start (listing probes go first). */
+    giveWay?: () => Promise<void>;
+  },
 ): Promise<RoundResult & { claimed: number; done: string[] }> {
   const { db, clock, budgets } = deps;
   const start = clock.now();
@@ -168,6 +178,7 @@ export async function checkRound(
         continue;
       }
       try {
+        await opts.giveWay?.();
         await checkOne(row);
       } catch (err) {
         failure ??= err;
@@ -190,11 +201,33 @@ export const catalogCheckTask = (config: Config): PeriodicTask => ({
   },
 });
 
+/** How often a check waiting for listing probes looks again, and how long it waits at most. */
+const GIVE_WAY_POLL_MS = 10;
+const GIVE_WAY_MAX_MS = 2000;
+
 export class CatalogCheckJob implements JobHandler {
   constructor(
     private readonly services: Deps & Pick<BaseServices, 'config' | 'log'>,
-    private readonly seams: { resolver?: Resolver; policy?: AddressPolicy } = {},
+    private readonly seams: {
+      resolver?: Resolver;
+      policy?: AddressPolicy;
+      /** Listing probes running in this instance now: a catalog check does not start while there are any. */
+      listingProbesRunning?: () => number;
+    } = {},
   ) {}
+
+  /**
+   * The catalog schedule never slows a publisher: a check waits while this instance probes
+   * listings (up to GIVE_WAY_MAX_MS, so a steady stream of re-probes cannot stall it for good).
+   */
+  private giveWay(stopping: AbortSignal): () => Promise<void> {
+    const running = this.seams.listingProbesRunning;
+    return async () => {
+      if (!running) return;
+      const until = Date.now() + GIVE_WAY_MAX_MS;
+      while (running() > 0 && Date.now() < until && !stopping.aborted) await sleep(GIVE_WAY_POLL_MS);
+    };
+  }
 
   async run(lease: Lease, stopping: AbortSignal): Promise<void> {
     const { db, clock, log, config } = this.services;
@@ -202,7 +235,7 @@ export class CatalogCheckJob implements JobHandler {
     let round: Awaited<ReturnType<typeof checkRound>>;
     const began = clock.now().getTime();
     try {
-      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping });
+      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping, giveWay: this.giveWay(stopping) });
     } finally {
       await client.destroy();
     }
