@@ -91,8 +91,10 @@ const envSchema = z.object({
   CATALOG_SYNC_LEASE_S: positive(300),
   CATALOG_SYNC_OVERLAP_S: count(300),
   CATALOG_SYNC_RETRY_S: positive(300),
-  // Health checks of the catalog's remotes: checks run at once per instance (0 turns them off).
+  // Health checks of the catalog's remotes: checks run at once per instance (0 turns them off), and
+  // checks the schedule starts per second per instance.
   CATALOG_CHECK_CONCURRENCY: count(4),
+  CATALOG_CHECK_RATE: positive(50),
   // Proofs of control: the DNS resolvers asked for `_rollcall.<host>` TXT records (comma-separated
   // addresses, each with an optional :port; unset: the system's resolvers).
   CLAIM_DNS_SERVERS: optionalText,
@@ -177,6 +179,7 @@ export type Config = {
   catalogSyncIntervalS: number;
   /** Catalog remotes checked at once per instance; 0: the schedule checks none. */
   catalogCheckConcurrency: number;
+  catalogCheckRate: number;
   catalogSyncPageSize: number;
   catalogMaxBodyBytes: number;
   catalogSyncLeaseS: number;
@@ -349,6 +352,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamRegistryUrl: upstream,
     catalogSyncIntervalS: e.CATALOG_SYNC_INTERVAL_S,
     catalogCheckConcurrency: e.CATALOG_CHECK_CONCURRENCY,
+    catalogCheckRate: e.CATALOG_CHECK_RATE,
     catalogSyncPageSize: e.CATALOG_SYNC_PAGE_SIZE,
     catalogMaxBodyBytes: Math.floor(e.CATALOG_MAX_BODY_BYTES),
     catalogSyncLeaseS: e.CATALOG_SYNC_LEASE_S,

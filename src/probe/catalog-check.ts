@@ -117,8 +117,8 @@ export async function checkRound(
     limit?: number;
     signal?: AbortSignal;
     onChecked?: (row: CheckRow, status: RemoteStatus | 'waiting') => void;
-    /** Awaited before each check: resolves once the check may start (listing probes go first). */
-    giveWay?: () => Promise<void>;
+    /** Awaited before each check: resolves once the check may start (the schedule's pace, listing probes first). */
+    beforeCheck?: () => Promise<void>;
   },
 ): Promise<RoundResult & { claimed: number; done: string[] }> {
   const { db, clock, budgets } = deps;
@@ -178,7 +178,7 @@ export async function checkRound(
         continue;
       }
       try {
-        await opts.giveWay?.();
+        await opts.beforeCheck?.();
         await checkOne(row);
       } catch (err) {
         failure ??= err;
@@ -216,13 +216,23 @@ export class CatalogCheckJob implements JobHandler {
     } = {},
   ) {}
 
+  /** When the next check of this instance's schedule may start (CATALOG_CHECK_RATE a second). */
+  private nextStart = 0;
+
   /**
-   * The catalog schedule never slows a publisher: a check waits while this instance probes
-   * listings (up to GIVE_WAY_MAX_MS, so a steady stream of re-probes cannot stall it for good).
+   * The catalog schedule never slows a publisher: its checks start at most CATALOG_CHECK_RATE a
+   * second (the first pass of 15,000 remotes still ends within minutes), and a check waits while
+   * this instance probes listings (up to GIVE_WAY_MAX_MS, so a steady stream of re-probes cannot
+   * stall it for good).
    */
-  private giveWay(stopping: AbortSignal): () => Promise<void> {
+  private beforeCheck(stopping: AbortSignal): () => Promise<void> {
     const running = this.seams.listingProbesRunning;
+    const interval = 1000 / this.services.config.catalogCheckRate;
     return async () => {
+      const now = Date.now();
+      const at = Math.max(now, this.nextStart);
+      this.nextStart = at + interval;
+      if (at > now) await sleep(at - now);
       if (!running) return;
       const until = Date.now() + GIVE_WAY_MAX_MS;
       while (running() > 0 && Date.now() < until && !stopping.aborted) await sleep(GIVE_WAY_POLL_MS);
@@ -235,7 +245,7 @@ export class CatalogCheckJob implements JobHandler {
     let round: Awaited<ReturnType<typeof checkRound>>;
     const began = clock.now().getTime();
     try {
-      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping, giveWay: this.giveWay(stopping) });
+      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping, beforeCheck: this.beforeCheck(stopping) });
     } finally {
       await client.destroy();
     }
