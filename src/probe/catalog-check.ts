@@ -142,6 +142,8 @@ export async function checkRound(
     const wait = noRoom.has(row.host) ? budgets.hourRetryAfterS() : await budgets.noRoomFor(row.host, 'public');
     let found: CheckFindings | undefined;
     if (wait === undefined) {
+      // Paced only when it will ask the host something: a remote given back for want of budget costs nothing.
+      await opts.beforeCheck?.();
       try {
         found = await checkRemote(fetcher, row);
       } catch (err) {
@@ -178,7 +180,6 @@ export async function checkRound(
         continue;
       }
       try {
-        await opts.beforeCheck?.();
         await checkOne(row);
       } catch (err) {
         failure ??= err;

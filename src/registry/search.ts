@@ -67,7 +67,6 @@ const answerMatch = (hits: Hit[]): Match | 'none' => (hits.length === 0 ? 'none'
 const DOWN_GIVES_WAY = 10;
 const DOWN: HealthStatus[] = ['dead', 'not_mcp', 'refused'];
 
-/** The measured health of these catalog entries, by server name. */
 type HitHealth = NonNullable<Hit['health']>;
 
 /** A catalog hit whose entry was not found (removed meanwhile) or not checked yet. */
@@ -75,6 +74,7 @@ const UNCHECKED: HitHealth = { status: 'unchecked', remote: false, last_verified
 
 const catalogNames = (hits: Found[]) => hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'catalog').map((s) => s.key);
 
+/** The measured health of these catalog entries, by server name. */
 async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, HitHealth>> {
   if (!names.length) return new Map();
   const entries = await findCatalogEntries(ctx.db.kysely, names);
