@@ -39,9 +39,9 @@ const pgTypes = {
 /** Connections per instance. */
 const POOL_SIZE = 10;
 /** How long a query waits for a free connection before its request is a 503 (the pool's queue is first come, first served). */
-export const POOL_WAIT_MS = 30_000;
+const POOL_WAIT_MS = 30_000;
 /** How long opening a connection may take before the database counts as unreachable. */
-export const CONNECT_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * node-postgres's pool applies its one `connectionTimeoutMillis` to both waits; each client it
