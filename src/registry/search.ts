@@ -151,7 +151,7 @@ async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFil
 }
 
 const hitOutput = z.looseObject({ identifier: z.string(), kind: z.enum(['agent', 'mcp']), source: z.enum(['listing', 'catalog']), name: z.string(), why: z.array(z.string()) });
-const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), match: z.enum(['strong', 'weak', 'none']).optional(), hits: z.array(hitOutput) });
+const searchOutput = z.looseObject({ ok: z.literal(true), query: z.string(), count: z.number(), hits: z.array(hitOutput) });
 
 export const ardSearchInput = z.object({
   q: queryField.describe('What you need, in your own words: a product ("postgres"), a task, a need.'),
