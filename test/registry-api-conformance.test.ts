@@ -16,13 +16,10 @@ import { createCatalogClient } from '../src/catalog/client.ts';
 import { API_VERSION, errorBody, LIST_PARAMETERS, OPTIONAL_WRITES } from './fixtures/registry-openapi-facts.ts';
 import { OPENAPI_VERSION, openapiDocument, validators } from './fixtures/mcp-registry/schemas.ts';
 import fs from 'node:fs';
-import path from 'node:path';
 import { parseCatalogDocument } from '../src/catalog/file.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
-import { SEED_FILE } from './peers/upstream-registry.ts';
+import { DEV_FILE, SEED_FILE } from './peers/upstream-registry.ts';
 
-/** The community catalog of ../shared/data: 2,306 servers in the old seed format, none of the seed's. */
-const DEV_FILE = path.join(path.dirname(SEED_FILE), 'community-catalog-dev-2026.json');
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);

@@ -6,17 +6,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startApp, postJson, engine, type TestApp } from './helpers/app.ts';
 import { waitForLane } from './helpers/wait.ts';
 import { startEverything, type Peer } from './peers/mcp-servers.ts';
-import { SEED_FILE } from './peers/upstream-registry.ts';
+import { DEV_FILE, SEED_FILE } from './peers/upstream-registry.ts';
 import { parseCatalogDocument } from '../src/catalog/file.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
 
-const DEV_FILE = path.join(path.dirname(SEED_FILE), 'community-catalog-dev-2026.json');
 const ENV = { PROBE_ALLOW_PRIVATE: '1', SEARCH_POLL_MS: '0' };
 
 interface Catalog {

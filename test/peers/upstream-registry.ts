@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { parseCatalogDocument } from '../../src/catalog/file.ts';
 
 export const SEED_FILE = path.resolve(import.meta.dirname, '../../../shared/data/mcp-registry-seed-2025-05-16.json');
+/** The community catalog of ../shared/data: 2,306 servers in the old seed format, none of the seed's. */
+export const DEV_FILE = path.join(path.dirname(SEED_FILE), 'community-catalog-dev-2026.json');
 export const SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 export const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 
