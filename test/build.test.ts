@@ -54,6 +54,8 @@ function filesUnder(dir: string): string[] {
 }
 
 test('the bin runs the build only while no source and not the lockfile is newer than it', () => {
+  // .tmp/ is ignored by git: a clean clone does not have it yet.
+  fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
   const tree = fs.mkdtempSync(path.join(root, '.tmp', 'fresh-'));
   try {
     const at = (file: string, seconds: number) => {
