@@ -442,3 +442,63 @@ test(`rollcall check-catalog --name checks one server's remotes now and prints a
   assert.equal(unknown.code, 1);
   assert.match(unknown.err, /no server named "io\.example\/nothing" in the catalog/);
 });
+
+test(`every instance's search narrows by the health the index keeps: a remote that goes down leaves live_only and max_tool_tokens, one that comes up joins them (${engine})`, async () => {
+  // A server-everything whose availability the test switches: a proxy on its own host.
+  let up = true;
+  const target = new URL(streamable.url);
+  const proxy = await responder('127.0.0.8', () => undefined);
+  const server = servers.at(-1)!;
+  server.removeAllListeners('request');
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!up) return void req.resume().on('end', () => res.writeHead(503, { 'content-type': 'text/plain' }).end('maintenance'));
+    const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  const a = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1' } });
+  const b = await startApp({ joinStore: a.store, env: { PROBE_ALLOW_PRIVATE: '1' } });
+  const client = createCheckClient(a.config);
+  try {
+    await loadCatalogItems({ db: a.services.db.kysely, clock: a.clock }, [item('io.example/flaky', { description: 'A flaky weather forecast server.', remotes: [{ type: 'streamable-http', url: proxy }] })]);
+    const key = remoteKey(proxy)!;
+    const check = async () => assert.equal((await checkRound(a.services, client, { holder: 'a', concurrency: 1, keys: [key] })).checked, 1);
+    const found = async (instance: TestApp, filters: string) => {
+      const res = await instance.http.inject({ method: 'GET', url: `/api/ard/search?q=${encodeURIComponent('flaky weather forecast')}${filters}` });
+      assert.equal(res.statusCode, 200, res.body);
+      const hit = (res.json() as { hits: { server?: string; health: { status: string; tools: { tokens_estimate: number } | null } }[] }).hits.find((h) => h.server === 'io.example/flaky');
+      return hit?.health;
+    };
+    // Down first: the index learns of it; then up, which it must learn through the change feed.
+    up = false;
+    await check();
+    const down = async () => {
+      for (const instance of [a, b]) {
+        assert.equal((await found(instance, ''))?.status, 'dead', 'still found, and shown as dead');
+        assert.equal(await found(instance, '&live_only=true'), undefined);
+        assert.equal((await found(instance, '&remote_only=true'))?.status, 'dead');
+      }
+    };
+    await down();
+    up = true;
+    await check();
+    const live = await found(b, '');
+    assert.equal(live?.status, 'live');
+    const cost = live!.tools!.tokens_estimate;
+    for (const instance of [a, b]) {
+      assert.equal((await found(instance, '&live_only=true'))?.status, 'live');
+      assert.equal((await found(instance, `&max_tool_tokens=${cost}`))?.status, 'live');
+      assert.equal(await found(instance, `&max_tool_tokens=${cost - 1}`), undefined);
+    }
+    up = false;
+    await check();
+    await down();
+    for (const instance of [a, b]) assert.equal(await found(instance, `&max_tool_tokens=${cost}`), undefined);
+  } finally {
+    await client.destroy();
+    await b.close();
+    await a.close();
+  }
+});

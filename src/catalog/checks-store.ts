@@ -3,8 +3,10 @@
 // its place in the history, and the reads the views make.
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../platform/db/executor.ts';
+import { recordChanges } from '../platform/db/changes.ts';
 import { hostKey } from '../platform/net/host-key.ts';
 import { catalogTables as q, type CatalogChecksTable, type RemoteStatus } from './tables.ts';
+import { CATALOG_ENTITY } from './store.ts';
 import { changesBetween, isUp, nextCheckAt, type CheckChanges, type RemoteOfEntry } from './remote-health.ts';
 
 export type CheckRow = Selectable<CatalogChecksTable>;
@@ -35,12 +37,15 @@ export async function addRemotesToCheck(ex: Executor, remotes: RemoteOfEntry[], 
     .execute();
 }
 
+/** A catalog_remotes row (as `r`) of a latest version not deleted. */
+const listedVersion = sql<boolean>`exists (select 1 from catalog_servers s where s.name = r.name and s.version = r.version and s.is_latest = 1 and s.status <> 'deleted')`;
+
 /**
  * A check row (as `c`) whose remote is in a latest version not deleted: one the schedule checks.
  * Two nested lookups, so each remote is found by its key first: written as one join, SQLite plans
  * it through every latest server for each due row (docs/performance.md, the verified catalog).
  */
-const listedRemote = sql`exists (select 1 from catalog_remotes r where r.url_key = c.url_key and exists (select 1 from catalog_servers s where s.name = r.name and s.version = r.version and s.is_latest = 1 and s.status <> 'deleted'))`;
+const listedRemote = sql`exists (select 1 from catalog_remotes r where r.url_key = c.url_key and ${listedVersion})`;
 
 /**
  * Claims up to `limit` due remotes (or, of `keys`, those no one holds) for `holder` until
@@ -157,6 +162,11 @@ export async function recordCheck(ex: Executor, row: CheckRow, found: CheckFindi
     .values({ url_key: row.url_key, checked_at: now, status: found.status, latency_ms: found.latencyMs, tool_count: live ? (found.tools?.length ?? 0) : null, changes: changes ? JSON.stringify(changes) : null })
     .onConflict((oc) => oc.columns(['url_key', 'checked_at']).doNothing())
     .execute();
+  // What search narrows by (health-facts.ts) changed: the entries with this remote are changes for the index.
+  if ((row.status === 'live') !== live || (live && row.tools_bytes !== found.toolsBytes)) {
+    const names = await q(ex).selectFrom('catalog_remotes as r').select('r.name').where('r.url_key', '=', row.url_key).where(listedVersion).execute();
+    await recordChanges(ex, CATALOG_ENTITY, [...new Set(names.map((n) => n.name))], 'upsert', now);
+  }
   const kept = await q(ex).selectFrom('catalog_check_history').select('checked_at').where('url_key', '=', row.url_key).orderBy('checked_at', 'desc').offset(CHECK_HISTORY_KEPT).limit(1).executeTakeFirst();
   if (kept) await q(ex).deleteFrom('catalog_check_history').where('url_key', '=', row.url_key).where('checked_at', '<=', kept.checked_at).execute();
   return agreed ? { change: { url_key: row.url_key, url: row.url, from: row.shown_status, to: found.status } } : {};

@@ -98,11 +98,11 @@ type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null; cov
  * The hits as a caller sees them; Live listings carry their id, trust signals, their status link
  * and the demo as a next_step (the whole demo request is in the status answer: it was 2.5 KB a hit).
  */
-async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>, healthByName?: Map<string, HitHealth>): Promise<Hit[]> {
+async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
   const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
   const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
   const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
-  const health = healthByName ?? (await catalogHealth(ctx, catalogNames(hits)));
+  const health = await catalogHealth(ctx, catalogNames(hits));
   const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
     const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, ...(h.coverage !== undefined ? { match: matchOf(h.coverage) } : {}), why: h.why };
@@ -139,14 +139,14 @@ function kept(health: HitHealth, input: { live_only?: boolean; remote_only?: boo
 /** A yes/no that comes as a JSON boolean or as a query string's "true"/"false". */
 const flag = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional();
 
-/** Runs one query through this instance's index and logs it. */
-async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number): Promise<SearchHit[]> {
+/** Runs one query through this instance's index and logs it (once per question: not when asked again for more). */
+async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number, log = true): Promise<SearchHit[]> {
   const problem = queryProblem(q);
   if (problem) throw badRequest('invalid_query', problem, 'q');
   await ctx.search.caughtUp();
   const hits = ctx.search.engine.query(q, filter, limit, ctx.search.trust);
   // The log is best effort: a failed insert must not fail the search (nor make it wait).
-  ctx.search.logQuery({ text: q, hits: hits.length, tool }, iso(ctx.clock.now()));
+  if (log) ctx.search.logQuery({ text: q, hits: hits.length, tool }, iso(ctx.clock.now()));
   return hits;
 }
 
@@ -177,16 +177,17 @@ export const ardSearch = defineOperation({
       const presented = await present(ctx, await search(ctx, 'ard_search', input.q, { kind: input.kind }, limit));
       return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
     }
-    // Narrowing reads what was measured, which is not in the index: ask for more, read the catalog
-    // hits' health once, and present only those that pass (and the Live listings, whose tool cost
-    // their view carries).
-    const hits = await search(ctx, 'ard_search', input.q, { kind: input.kind }, 100);
-    const health = await catalogHealth(ctx, catalogNames(hits));
-    const passing = hits.filter((h) => {
-      const subject = docSubject(h.id);
-      return subject.source !== 'catalog' || kept(health.get(subject.key) ?? UNCHECKED, input);
-    });
-    const presented = (await present(ctx, passing, undefined, health)).filter((h) => kept(h.health!, input)).slice(0, limit);
+    // The index keeps each entry's health facts (catalog/health-facts.ts), refreshed through the
+    // change feed: it narrows while it ranks. The health each hit shows is read now, and decides;
+    // a Live listing's tool cost is only in its view, so when that drops hits, ask for more.
+    const filter: SearchFilter = { kind: input.kind, health: { live: input.live_only, remote: input.remote_only, maxToolTokens: input.max_tool_tokens } };
+    const narrow = async (asked: number, log: boolean) => {
+      const hits = await search(ctx, 'ard_search', input.q, filter, asked, log);
+      return { shown: (await present(ctx, hits)).filter((h) => kept(h.health!, input)), full: hits.length === asked };
+    };
+    let { shown, full } = await narrow(limit, true);
+    if (shown.length < limit && full && limit < 100) ({ shown } = await narrow(100, false));
+    const presented = shown.slice(0, limit);
     return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
   },
 });

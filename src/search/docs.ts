@@ -4,6 +4,7 @@
 import type { ListingRow } from '../listings/store.ts';
 import { categoryLabel } from '../listings/categories.ts';
 import type { CatalogEntry } from '../catalog/store.ts';
+import type { HealthFacts } from '../catalog/health-facts.ts';
 import type { SearchDoc } from './engine.ts';
 
 export const listingDocId = (id: string) => `listing:${id}`;
@@ -46,11 +47,13 @@ export function listingDoc(row: ListingRow): SearchDoc {
     capabilities: capabilities.length ? capabilities : (caps.names ?? []),
     tags: [categoryLabel(row.category_id), ...new Set(items.flatMap((i) => i.tags ?? []))],
     url: row.url,
+    // Live by being listed; its tool cost is in its probe, which the row does not carry.
+    health: { live: true, remote: true },
   };
 }
 
-/** A catalog entry: its server name (and the readable part after the last '/'), description, package and repository words. */
-export function catalogDoc(entry: CatalogEntry): SearchDoc {
+/** A catalog entry: its server name (and the readable part after the last '/'), description, package and repository words; its health facts beside them. */
+export function catalogDoc(entry: CatalogEntry, health: HealthFacts | undefined): SearchDoc {
   const tags = new Set<string>();
   for (const p of entry.packages) {
     if (p.registryType === 'npm' || p.registryType === 'pypi') tags.add(p.registryType);
@@ -68,5 +71,6 @@ export function catalogDoc(entry: CatalogEntry): SearchDoc {
     capabilities: [],
     tags: [...tags],
     url: entry.remoteUrls[0] ?? entry.websiteUrl ?? entry.repositoryUrl ?? undefined,
+    health: health ?? { live: false, remote: false, toolTokens: null },
   };
 }

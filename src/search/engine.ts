@@ -8,7 +8,7 @@
 // docs/decisions/search-engine.md, docs/performance.md "Search quality".
 import { createHash } from 'node:crypto';
 import { PostingIndex, type Touched } from './postings.ts';
-import { type ShownDoc, ShownDocs } from './shown.ts';
+import { type DocHealth, type HealthFilter, type ShownDoc, ShownDocs } from './shown.ts';
 import { SlotLists } from './slot-lists.ts';
 import { SurfaceWords } from './surface-words.ts';
 import { editDistance, isFiller, isStopWord, isWeak, plainWords, rawWords, splitCompound, stem } from './text.ts';
@@ -19,12 +19,15 @@ export interface SearchDoc extends ShownDoc {
   /** the whole description (a hit shows its start) */
   description: string;
   tags: string[];
+  /** What is measured of its health, for narrowing; not searched, and a change of it alone re-indexes nothing. */
+  health?: DocHealth;
 }
 
 export interface SearchFilter {
   kind?: 'agent' | 'mcp';
   source?: 'listing' | 'catalog';
   ids?: ReadonlySet<string>;
+  health?: HealthFilter;
 }
 
 export interface SearchHit {
@@ -212,7 +215,10 @@ export class SearchEngine {
       let digest = Number.NaN;
       if (existing !== undefined) {
         digest = docDigest(doc);
-        if (this.digests[existing] === digest) continue;
+        if (this.digests[existing] === digest) {
+          this.shown.setHealth(existing, doc.health);
+          continue;
+        }
         this.removeOne(doc.id);
       }
       const { fields, surfaces } = analyze(doc);
@@ -269,7 +275,8 @@ export class SearchEngine {
     const passes = (slot: number): boolean =>
       (!filter.kind || this.shown.kind(slot) === filter.kind) &&
       (!filter.source || this.shown.source(slot) === filter.source) &&
-      (!filter.ids || filter.ids.has(this.postings.idAt(slot)!));
+      (!filter.ids || filter.ids.has(this.postings.idAt(slot)!)) &&
+      (!filter.health || this.shown.healthPasses(slot, filter.health));
     /** term id -> the alternatives that name it */
     const byTerm = new Map<number, Alternative[]>();
     for (const a of plan.alternatives) {

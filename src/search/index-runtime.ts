@@ -8,7 +8,8 @@ import type { Executor } from '../platform/db/executor.ts';
 import type { Logger } from '../platform/log.ts';
 import { changesAfter, latestChange } from '../platform/db/changes.ts';
 import { activeOrder, findListingsByIds, LISTING_ENTITY, type ListingRow } from '../listings/store.ts';
-import { CATALOG_ENTITY, catalogPage, findCatalogEntries } from '../catalog/store.ts';
+import { CATALOG_ENTITY, catalogPage, findCatalogEntries, type CatalogEntry } from '../catalog/store.ts';
+import { healthFactsOf } from '../catalog/health-facts.ts';
 import { SearchEngine } from './engine.ts';
 import { catalogDoc, catalogDocId, listingDoc, listingDocId } from './docs.ts';
 import { logQuery } from './store.ts';
@@ -67,7 +68,7 @@ export class SearchIndex {
     let catalog = 0;
     for (let after: string | null = null; ; ) {
       const page = await catalogPage(this.db, after, CATALOG_PAGE);
-      this.engine.index(page.map(catalogDoc));
+      await this.indexCatalog(page);
       catalog += page.length;
       if (page.length < CATALOG_PAGE) break;
       after = page[page.length - 1]!.name;
@@ -137,9 +138,14 @@ export class SearchIndex {
   private async refreshCatalog(names: string[]): Promise<void> {
     if (!names.length) return;
     const entries = await findCatalogEntries(this.db, names);
-    this.engine.index(entries.map(catalogDoc));
+    await this.indexCatalog(entries);
     const present = new Set(entries.map((e) => e.name));
     this.engine.remove(names.filter((n) => !present.has(n)).map(catalogDocId));
+  }
+
+  private async indexCatalog(entries: CatalogEntry[]): Promise<void> {
+    const health = await healthFactsOf(this.db, entries);
+    this.engine.index(entries.map((e) => catalogDoc(e, health.get(e.name))));
   }
 
   /** Logs a query (text and hit count, never the caller) without making the search wait; a failed insert is only a warning. */

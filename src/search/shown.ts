@@ -1,5 +1,6 @@
 // What the index keeps of each document to show it in a hit: kind and source as one byte per slot
-// (the filters read them for every candidate), and the few display fields packed into one string.
+// (the filters read them for every candidate, and the health facts search narrows by beside them),
+// and the few display fields packed into one string.
 // Not the whole document: its tags and the rest of a long description are only searched, and at
 // 100,000 catalog entries keeping every document whole was about a third of the index.
 
@@ -19,8 +20,31 @@ export interface ShownDoc {
   url?: string;
 }
 
+/**
+ * What the index knows of a document's measured health, for narrowing (ard_search's live_only,
+ * remote_only, max_tool_tokens). `toolTokens`: null when none is known; left out when the index is
+ * not told (a Live listing's tool cost is in its probe, not its row): a caller checks that itself.
+ */
+export interface DocHealth {
+  live: boolean;
+  remote: boolean;
+  toolTokens?: number | null;
+}
+
+/** What a query may ask of a document's health; a document the index has no health for passes none of it. */
+export interface HealthFilter {
+  live?: boolean;
+  remote?: boolean;
+  maxToolTokens?: number;
+}
+
 const AGENT = 1;
 const LISTING = 2;
+const LIVE = 4;
+const REMOTE = 8;
+/** Tool tokens of a slot: -1 none known, -2 not told (passes a max_tool_tokens narrowing: the caller checks it). */
+const NO_TOKENS = -1;
+const NOT_TOLD = -2;
 
 /**
  * Fields in one flat string: their lengths (-1: absent), ';', then the fields one after the other
@@ -49,16 +73,40 @@ function unpack(packed: string): (string | undefined)[] {
 
 export class ShownDocs {
   private flags = new Uint8Array(0);
+  private tokens = new Int32Array(0);
   private readonly packed: (string | undefined)[] = [];
 
-  set(slot: number, doc: ShownDoc): void {
+  set(slot: number, doc: ShownDoc & { health?: DocHealth }): void {
     if (slot >= this.flags.length) {
-      const next = new Uint8Array(Math.max(1024, slot + 1, this.flags.length * 2));
-      next.set(this.flags);
-      this.flags = next;
+      const size = Math.max(1024, slot + 1, this.flags.length * 2);
+      const flags = new Uint8Array(size);
+      flags.set(this.flags);
+      this.flags = flags;
+      const tokens = new Int32Array(size);
+      tokens.set(this.tokens);
+      this.tokens = tokens;
     }
     this.flags[slot] = (doc.kind === 'agent' ? AGENT : 0) | (doc.source === 'listing' ? LISTING : 0);
+    this.setHealth(slot, doc.health);
     this.packed[slot] = pack([doc.name, doc.title, doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), doc.url, ...doc.capabilities]);
+  }
+
+  /** A document's health facts change without its text: set them alone. */
+  setHealth(slot: number, health: DocHealth | undefined): void {
+    this.flags[slot] = (this.flags[slot]! & (AGENT | LISTING)) | (health?.live ? LIVE : 0) | (health?.remote ? REMOTE : 0);
+    this.tokens[slot] = health?.toolTokens === undefined && health ? NOT_TOLD : (health?.toolTokens ?? NO_TOKENS);
+  }
+
+  /** Whether a slot's health passes what a query asks. */
+  healthPasses(slot: number, filter: HealthFilter): boolean {
+    const flags = this.flags[slot]!;
+    if (filter.live && !(flags & LIVE)) return false;
+    if (filter.remote && !(flags & REMOTE)) return false;
+    if (filter.maxToolTokens !== undefined) {
+      const tokens = this.tokens[slot]!;
+      if (!(flags & LIVE) || tokens === NO_TOKENS || (tokens !== NOT_TOLD && tokens > filter.maxToolTokens)) return false;
+    }
+    return true;
   }
 
   clear(slot: number): void {
