@@ -94,7 +94,7 @@ const envSchema = z.object({
   // Health checks of the catalog's remotes: checks run at once per instance (0 turns them off), and
   // checks the schedule starts per second per instance.
   CATALOG_CHECK_CONCURRENCY: count(4),
-  CATALOG_CHECK_RATE: positive(50),
+  CATALOG_CHECK_RATE: positive(20),
   // Proofs of control: the DNS resolvers asked for `_rollcall.<host>` TXT records (comma-separated
   // addresses, each with an optional :port; unset: the system's resolvers).
   CLAIM_DNS_SERVERS: optionalText,
