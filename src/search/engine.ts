@@ -459,8 +459,9 @@ export class SearchEngine {
     const out: [string, number][] = [];
     let seen = 0;
     for (const tree of [this.words.tree, concepts().lexiconTree]) {
-      for (const [word, df] of tree.atPrefix(w)) {
-        if (word !== w) out.push([word, df]);
+      for (const [word] of tree.atPrefix(w)) {
+        // A table word counts as one document; a catalog word as the documents that contain it.
+        if (word !== w) out.push([word, tree === this.words.tree ? this.words.count(word) : 1]);
         if (++seen >= 200) break;
       }
     }

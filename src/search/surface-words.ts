@@ -9,7 +9,10 @@ export class SurfaceWords {
   private readonly words: (string | undefined)[] = [];
   private readonly counts: number[] = [];
   private readonly free: number[] = [];
-  /** word -> documents, for prefix and fuzzy lookups */
+  /**
+   * word -> its id, for prefix and fuzzy lookups (`count` has its documents). Set once per word,
+   * not once per document that contains it: that was a radix-tree walk per word of every document.
+   */
   readonly tree = new SearchableMap<number>();
 
   get size(): number {
@@ -30,10 +33,9 @@ export class SurfaceWords {
       this.ids.set(word, id);
       this.words[id] = word;
       this.counts[id] = 0;
+      this.tree.set(word, id);
     }
-    const n = this.counts[id]! + 1;
-    this.counts[id] = n;
-    this.tree.set(word, n);
+    this.counts[id]! += 1;
     return id;
   }
 
@@ -44,7 +46,6 @@ export class SurfaceWords {
     const n = this.counts[id]! - 1;
     if (n > 0) {
       this.counts[id] = n;
-      this.tree.set(word, n);
       return;
     }
     this.ids.delete(word);
