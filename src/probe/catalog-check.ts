@@ -223,9 +223,8 @@ export class CatalogCheckJob implements JobHandler {
   /**
    * The catalog schedule never slows a publisher: its checks start at most CATALOG_CHECK_RATE a
    * second (20 by default: a first pass of 15,000 remotes in 12.5 minutes, inside the 15 after a
-   * sync), and a check waits while
-   * this instance probes listings (up to GIVE_WAY_MAX_MS, so a steady stream of re-probes cannot
-   * stall it for good).
+   * sync), and a check waits while this instance probes listings (up to GIVE_WAY_MAX_MS, so a
+   * steady stream of re-probes cannot stall it for good).
    */
   private beforeCheck(stopping: AbortSignal): () => Promise<void> {
     const running = this.seams.listingProbesRunning;
