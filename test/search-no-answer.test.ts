@@ -2,7 +2,8 @@
 // seed and the community dev catalog, each in an app of its own): no hits (`match: "none"`), or
 // hits whose answer says `match: "weak"`, on /api/ard/search, ard_search and search_active (the
 // official MCP SDK client); a need the catalog serves says `strong`. And a Live listing found only through
-// its tool text: server-everything, probed for real, by what one of its tools does.
+// its tool text: server-everything, probed for real, by what one of its tools does. And two kinds of
+// misspelling on the dev catalog: a short word missing a letter, and one some entries share.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -111,4 +112,20 @@ test(`search_active: a Live listing is found through its tool text alone; a need
   assert.equal(found.hits[0]!.listing_id, listed.body.listing_id);
   assert.ok(found.hits[0]!.why.some((w) => /gzip/.test(w)), JSON.stringify(found.hits[0]!.why));
   for (const q of ['find a plumber near me', 'book a tee time at a golf course this saturday']) assertNoAnswer(await tool(c, 'search_active', { q }), q);
+});
+
+test(`dev catalog: a short word missing a letter, and a misspelling a few of its entries share, are corrected (${engine})`, async () => {
+  const c = catalogs.dev;
+  // "slak": four letters, one missing. "postgress": a word one or two entries use, beside the
+  // postgres that many do: both answers lead with what was meant, and say how they read the word.
+  for (const [q, meant, read] of [
+    ['slak', /slack/i, 'slak → slack (spelling)'],
+    ['postgress', /postgres/i, 'postgress → postgres (spelling)'],
+  ] as const) {
+    const answer = await rest(c, q);
+    assert.equal(answer.match, 'strong', q);
+    assert.match(answer.hits[0]!.name, meant, `${q}: ${JSON.stringify(answer.hits.slice(0, 3).map((h) => h.name))}`);
+    assert.ok(answer.hits.some((h) => h.why.includes(read)), `${q}: ${JSON.stringify(answer.hits.map((h) => h.why))}`);
+  }
+  assert.equal((await tool(c, 'ard_search', { q: 'exel spreadsheet' })).hits.some((h) => /excel/i.test(h.name)), true);
 });

@@ -87,6 +87,9 @@ const CANDIDATES = 200;
 const MAX_CANDIDATES = 200 * 64;
 const MAX_QUERY_CHARS = 500;
 const PREFIX_COMPLETIONS = 3;
+/** A word in at most this many documents may be their misspelling of a word COMMON_OVER_RARE times as frequent. */
+const RARE_WORD_DOCS = 2;
+const COMMON_OVER_RARE = 10;
 const CONCEPT_PREFIX = '\u00a7';
 
 /** Leading namespace labels of registry names that say nothing ("io.github.owner/repo"). */
@@ -405,14 +408,21 @@ export class SearchEngine {
       groups.push({ text: w, weight: idf(df, n) * weak, need: needAt[i]!, known: df > 0 || links.length > 0 || weak < 1 });
       alt(g, s, false, WEIGHT.exact * weak, w, false, 1);
       addConcepts(g, w, w, links, weak);
-      if (df > 0 || links.length > 0 || this.words.count(w) > 0 || /\d/.test(w)) continue;
+      if (links.length > 0 || /\d/.test(w)) continue;
+      // Documents with the word or its stem.
+      const docs = Math.max(df, this.words.count(w));
+      const unknown = docs === 0;
+      // A word only a document or two use may be their typo of a common word ("postgress"): the
+      // common word is tried beside it.
+      if (docs > RARE_WORD_DOCS) continue;
+      const fixes = this.options.spelling ? this.corrections(w).filter((f) => unknown || f.df >= COMMON_OVER_RARE * Math.max(1, docs)) : [];
       // An unknown word: a misspelling of a known one, or the start of one.
-      for (const fix of this.options.spelling ? this.corrections(w) : []) {
+      for (const fix of fixes) {
         const weight = fix.distance === 1 ? WEIGHT.spelling1 : WEIGHT.spelling2;
         alt(g, stem(fix.word), false, weight, `${w} → ${fix.word} (spelling)`);
         addConcepts(g, `${w} → ${fix.word}`, fix.word, c.words.get(lightKey(fix.word)) ?? [], weight);
       }
-      for (const done of this.options.prefix ? this.completions(w) : []) {
+      for (const done of this.options.prefix && unknown ? this.completions(w) : []) {
         alt(g, stem(done), false, WEIGHT.prefix, `${w} → ${done} (prefix)`);
         addConcepts(g, `${w} → ${done}`, done, c.words.get(lightKey(done)) ?? [], WEIGHT.prefix);
       }
@@ -429,13 +439,13 @@ export class SearchEngine {
   }
 
   /** Known words within one edit (a transposition counts as one), or two for long words. */
-  private corrections(w: string): { word: string; distance: number }[] {
+  private corrections(w: string): { word: string; distance: number; df: number }[] {
     // Short words: transpositions only from 4 letters, any single edit from 5 ("near" is not "fear").
     if (w.length < 4) return [];
     const lex = concepts().lexicon;
     const dfOf = (x: string) => Math.max(this.words.count(x), lex.has(x) ? 1 : 0);
     const found = new Map<string, number>();
-    forEachEdit(w, w.length >= 5, (v) => {
+    forEachEdit(w, w.length >= 5 ? 'all' : 'insert', (v) => {
       if (dfOf(v) > 0) found.set(v, 1);
     });
     if (found.size === 0 && w.length >= 9) {
@@ -621,15 +631,14 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
  * Calls `fn` with every string one edit away from `w`: transpositions always, and with `all`
  * also deletions, substitutions and insertions (Damerau-Levenshtein distance 1).
  */
-function forEachEdit(w: string, all: boolean, fn: (v: string) => void): void {
+function forEachEdit(w: string, edits: 'insert' | 'all', fn: (v: string) => void): void {
   for (let i = 0; i + 1 < w.length; i++) if (w[i] !== w[i + 1]) fn(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
-  if (!all) return;
   for (let i = 0; i <= w.length; i++) {
     const a = w.slice(0, i);
     const b = w.slice(i);
-    if (b.length > 0) fn(a + b.slice(1));
+    if (edits === 'all' && b.length > 0) fn(a + b.slice(1));
     for (const ch of ALPHABET) {
-      if (b.length > 0 && ch !== b[0]) fn(a + ch + b.slice(1));
+      if (edits === 'all' && b.length > 0 && ch !== b[0]) fn(a + ch + b.slice(1));
       fn(a + ch + b);
     }
   }
