@@ -72,6 +72,7 @@ const WEIGHT = {
 };
 /** A hit must match at least this share of the query's meaningful (idf-weighted) words. */
 const MIN_COVERAGE = 0.3;
+const FLOOR_OUTWEIGHED = 3;
 /**
  * Below this coverage a hit is a guess (the doors say `match: "weak"`). Chosen on the tuning halves
  * of both judged sets; over both halves, the no-match queries answered with no hit or only weak
@@ -304,7 +305,6 @@ export class SearchEngine {
           }
         }
         const cov = coverage(plan, matched);
-        if (this.options.floor && cov.best < minCoverage) continue;
         const why = [...matched.entries()].sort((x, y) => x[0] - y[0]).map(([, alts]) => explain(alts));
         found.push({ id: this.postings.idAt(slot)!, slot, relevance: scores[slot]! * cov.best, why, perNeed: cov.perNeed, coverage: cov.best });
       }
@@ -315,7 +315,7 @@ export class SearchEngine {
     let candidates: Candidate[] = [];
     for (let window = Math.max(CANDIDATES, limit * 20); ; window *= 8) {
       const top = topSlots(touched, scores, window, passes);
-      candidates = collect(top);
+      candidates = this.options.floor ? aboveFloor(collect(top), minCoverage) : collect(top);
       if (candidates.length >= limit || top.length < window || window >= MAX_CANDIDATES) break;
     }
     for (let i = 0; i < touched.length; i++) scores[touched.slots[i]!] = 0;
@@ -549,6 +549,18 @@ interface Candidate {
   /** coverage of each need of the query */
   perNeed: number[];
   coverage: number;
+}
+
+/**
+ * The candidates that cover enough of the query; and those that do not but score FLOOR_OUTWEIGHED
+ * times the best that does: one rare word of a sentence ("due next Friday") must not outrank the
+ * product it names ("my Todoist") only by being rarer.
+ */
+function aboveFloor(found: Candidate[], minCoverage: number): Candidate[] {
+  let best = 0;
+  for (const c of found) if (c.coverage >= minCoverage && c.relevance > best) best = c.relevance;
+  if (best === 0) return [];
+  return found.filter((c) => c.coverage >= minCoverage || c.relevance >= FLOOR_OUTWEIGHED * best);
 }
 
 function byRelevance(a: Candidate, b: Candidate): number {
