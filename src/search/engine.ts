@@ -72,6 +72,7 @@ const WEIGHT = {
 };
 /** A hit must match at least this share of the query's meaningful (idf-weighted) words. */
 const MIN_COVERAGE = 0.3;
+/** ...unless it scores this many times the best hit that does (aboveFloor). */
 const FLOOR_OUTWEIGHED = 3;
 /**
  * Below this coverage a hit is a guess (the doors say `match: "weak"`). Chosen on the tuning halves
@@ -415,8 +416,8 @@ export class SearchEngine {
       // A word only a document or two use may be their typo of a common word ("postgress"): the
       // common word is tried beside it.
       if (docs > RARE_WORD_DOCS) continue;
-      const fixes = this.options.spelling ? this.corrections(w).filter((f) => unknown || f.df >= COMMON_OVER_RARE * Math.max(1, docs)) : [];
       // An unknown word: a misspelling of a known one, or the start of one.
+      const fixes = this.options.spelling ? this.corrections(w).filter((f) => unknown || f.df >= COMMON_OVER_RARE * Math.max(1, docs)) : [];
       for (const fix of fixes) {
         const weight = fix.distance === 1 ? WEIGHT.spelling1 : WEIGHT.spelling2;
         alt(g, stem(fix.word), false, weight, `${w} → ${fix.word} (spelling)`);
@@ -440,7 +441,8 @@ export class SearchEngine {
 
   /** Known words within one edit (a transposition counts as one), or two for long words. */
   private corrections(w: string): { word: string; distance: number; df: number }[] {
-    // Short words: transpositions only from 4 letters, any single edit from 5 ("near" is not "fear").
+    // Short words: from 4 letters a transposition or a missing letter ("slak"), any single edit from
+    // 5 ("near" is not "fear").
     if (w.length < 4) return [];
     const lex = concepts().lexicon;
     const dfOf = (x: string) => Math.max(this.words.count(x), lex.has(x) ? 1 : 0);
@@ -640,8 +642,8 @@ function orderNearTies<T extends { id: string; relevance: number }>(sorted: T[],
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Calls `fn` with every string one edit away from `w`: transpositions always, and with `all`
- * also deletions, substitutions and insertions (Damerau-Levenshtein distance 1).
+ * Calls `fn` with every string one edit away from `w`: transpositions and insertions (a letter the
+ * word misses) always, and with `all` also deletions and substitutions (Damerau-Levenshtein distance 1).
  */
 function forEachEdit(w: string, edits: 'insert' | 'all', fn: (v: string) => void): void {
   for (let i = 0; i + 1 < w.length; i++) if (w[i] !== w[i + 1]) fn(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
