@@ -39,7 +39,7 @@ const MID_HOSTS = Math.round(100 * SCALE);
 const MID_EACH = 50;
 const SINGLES = Math.round(8_000 * SCALE);
 const REMOTES = BIG_HOST + MID_HOSTS * MID_EACH + SINGLES;
-const PUBLISH_RUNS = Number(process.env.BENCH_RUNS ?? 120);
+const PUBLISH_RUNS = Number(process.env.BENCH_RUNS ?? 24);
 /** Remotes the two PostgreSQL instances have checked before the publishes with the schedule running begin. */
 const STEADY_CHECKS = Math.max(1, Math.round(300 * SCALE));
 const LATENCY_REQUESTS = 400;
