@@ -20,7 +20,6 @@ import { parseCatalogDocument } from '../src/catalog/file.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
 import { DEV_FILE, SEED_FILE } from './peers/upstream-registry.ts';
 
-
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);
 const schemas = { list: validators.list, one: validators.one, error: ajv.compile(errorBody) };

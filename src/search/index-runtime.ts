@@ -1,9 +1,10 @@
 // This instance's search index (DESIGN.md "Search"): hydrated at start from the Live listings and
 // the catalog (each entry with the health facts search narrows by), then kept fresh by following
-// the change feed (a catalog check that changes those facts writes its entries' changes there). On PostgreSQL a sequence number is not
-// commit order (a transaction that took a lower number may commit after a higher one is seen), so
-// each poll re-reads a trailing window behind its position and applies only the changes it has not
-// applied yet; applying is idempotent anyway, since it re-reads each entity's current state.
+// the change feed (a catalog check that changes those facts writes its entries' changes there).
+// On PostgreSQL a sequence number is not commit order (a transaction that took a lower number may
+// commit after a higher one is seen), so each poll re-reads a trailing window behind its position
+// and applies only the changes it has not applied yet; applying is idempotent anyway, since it
+// re-reads each entity's current state.
 import { setImmediate } from 'node:timers/promises';
 import type { Executor } from '../platform/db/executor.ts';
 import type { Logger } from '../platform/log.ts';
