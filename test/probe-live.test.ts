@@ -138,13 +138,18 @@ test('republishing a Live listing re-probes it and keeps it Live', async () => {
   assert.equal((await waitForLane(app, existing, ['active'])).probe.handshake, 'ok');
 });
 
-test("a Live server that stops answering keeps its tools' context cost through its failed re-probes", async () => {
+test("a Live server's tools' context cost narrows search in its index, and stays through failed re-probes", async () => {
   const own = await startEverything();
   const published = await postJson(app, '/api/publish', { url: own.url });
   const id = published.body.id as string;
   const live = await waitForLane(app, id, ['active']);
-  const cost = live.probe.context_cost as { count: number; bytes: number };
+  const cost = live.probe.context_cost as { count: number; bytes: number; tokens_estimate: number };
   assert.ok(cost.count >= 10 && cost.bytes > 1000, JSON.stringify(cost));
+  // The index keeps the cost beside the listing's text: max_tool_tokens narrows while it ranks.
+  await app.services.search.caughtUp();
+  const within = (maxToolTokens: number) => app.services.search.engine.query(live.name, { health: { maxToolTokens } }, 50).some((h) => h.id === `listing:${id}`);
+  assert.equal(within(cost.tokens_estimate), true);
+  assert.equal(within(cost.tokens_estimate - 1), false);
   await own.close();
   await postJson(app, '/api/publish', { url: own.url });
   const deadline = Date.now() + 15_000;

@@ -6,6 +6,7 @@ import type { Executor } from '../platform/db/executor.ts';
 import { DAY_MS } from '../platform/clock.ts';
 import { part, together, write, type Part } from '../platform/db/together.ts';
 import { probeTables as q, type ProbeStateTable, type ProbeTables } from './tables.ts';
+import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
 
 export type ProbeState = Omit<Selectable<ProbeStateTable>, 'listing_id'>;
 
@@ -13,6 +14,30 @@ export async function loadProbeStates(ex: Executor, ids: string[]): Promise<Map<
   if (!ids.length) return new Map();
   const rows = await q(ex).selectFrom('probe_state').selectAll().where('listing_id', 'in', ids).execute();
   return new Map(rows.map(({ listing_id, ...state }) => [listing_id, state]));
+}
+
+/** The tool list's size from the stored report (probe/apply.ts); null for agents and before a full MCP probe. */
+export function contextCostOf(report: string | null): ContextCost | null {
+  if (!report) return null;
+  try {
+    const list = (JSON.parse(report) as { tool_list?: { count?: unknown; bytes?: unknown; truncated?: unknown } }).tool_list;
+    return list && typeof list.count === 'number' && typeof list.bytes === 'number' ? contextCost(list.count, list.bytes, list.truncated === true) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What each listing's tool list costs an agent's context in tokens (an estimate), as its last full
+ * probe measured it; absent for agents and listings whose tools were not measured.
+ */
+export async function loadToolTokens(ex: Executor, ids: string[]): Promise<Map<string, number>> {
+  const tokens = new Map<string, number>();
+  for (const [id, state] of await loadProbeStates(ex, ids)) {
+    const estimate = contextCostOf(state.report)?.tokens_estimate;
+    if (estimate != null) tokens.set(id, estimate);
+  }
+  return tokens;
 }
 
 /** A listing's latest probe, as a part of a batch (platform/db/together.ts). */

@@ -1,21 +1,9 @@
 // The probe's part of the listing view (SPEC.md 2.1): `checks_clean` and the `probe` object, with
 // what an MCP server's tool list costs an agent's context as its last full probe measured it.
 import type { ListingRow } from '../listings/store.ts';
-import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
 import type { ListingViewPart } from '../listings/view-part.ts';
 import { hoursBetween } from '../platform/clock.ts';
-import { loadProbeStates, type ProbeState } from './store.ts';
-
-/** The tool list's size from the stored report (probe/apply.ts); null for agents and before a full MCP probe. */
-export function contextCostOf(report: string | null): ContextCost | null {
-  if (!report) return null;
-  try {
-    const list = (JSON.parse(report) as { tool_list?: { count?: unknown; bytes?: unknown; truncated?: unknown } }).tool_list;
-    return list && typeof list.count === 'number' && typeof list.bytes === 'number' ? contextCost(list.count, list.bytes, list.truncated === true) : null;
-  } catch {
-    return null;
-  }
-}
+import { contextCostOf, loadProbeStates, type ProbeState } from './store.ts';
 
 export function probeFields(row: ListingRow, state: ProbeState | undefined, now: Date) {
   const probedAt = state?.probed_at ?? null;

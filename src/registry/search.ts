@@ -177,9 +177,9 @@ export const ardSearch = defineOperation({
       const presented = await present(ctx, await search(ctx, 'ard_search', input.q, { kind: input.kind }, limit));
       return { ok: true as const, query: input.q, count: presented.length, match: answerMatch(presented), hits: presented };
     }
-    // The index keeps each entry's health facts (catalog/health-facts.ts), refreshed through the
-    // change feed: it narrows while it ranks. The health each hit shows is read now, and decides;
-    // a Live listing's tool cost is only in its view, so when that drops hits, ask for more.
+    // The index keeps each entry's health facts (catalog/health-facts.ts) and each Live listing's
+    // tool cost, refreshed through the change feed: it narrows while it ranks. The health each hit
+    // shows is read now, and decides; when the index lags behind it and hits drop, ask for more.
     const filter: SearchFilter = { kind: input.kind, health: { live: input.live_only, remote: input.remote_only, maxToolTokens: input.max_tool_tokens } };
     const narrow = async (asked: number, log: boolean) => {
       const hits = await search(ctx, 'ard_search', input.q, filter, asked, log);

@@ -21,8 +21,12 @@ interface StoredCapabilities {
   items?: { name: string; title?: string; description?: string; tags?: string[] }[];
 }
 
-/** A Live listing: its card's name and description, skill/tool names and titles; their descriptions join the description. */
-export function listingDoc(row: ListingRow): SearchDoc {
+/**
+ * A Live listing: its card's name and description, skill/tool names and titles; their descriptions
+ * join the description. `toolTokens`: its tool list's cost as its last probe measured it (absent for
+ * an agent, or tools not measured: a max_tool_tokens narrowing leaves it out, as its hit's health would).
+ */
+export function listingDoc(row: ListingRow, toolTokens?: number): SearchDoc {
   let caps: StoredCapabilities = {};
   try {
     caps = row.capabilities ? (JSON.parse(row.capabilities) as StoredCapabilities) : {};
@@ -47,8 +51,8 @@ export function listingDoc(row: ListingRow): SearchDoc {
     capabilities: capabilities.length ? capabilities : (caps.names ?? []),
     tags: [categoryLabel(row.category_id), ...new Set(items.flatMap((i) => i.tags ?? []))],
     url: row.url,
-    // Live by being listed; its tool cost is in its probe, which the row does not carry.
-    health: { live: true, remote: true },
+    // Live by being listed.
+    health: { live: true, remote: true, toolTokens: toolTokens ?? null },
   };
 }
 

@@ -1,6 +1,7 @@
-// This instance's search index (DESIGN.md "Search"): hydrated at start from the Live listings and
-// the catalog (each entry with the health facts search narrows by), then kept fresh by following
-// the change feed (a catalog check that changes those facts writes its entries' changes there).
+// This instance's search index (DESIGN.md "Search"): hydrated at start from the Live listings (with
+// the tool cost each one's probe measured) and the catalog (each entry with the health facts search
+// narrows by), then kept fresh by following the change feed (a catalog check that changes those
+// facts writes its entries' changes there).
 // On PostgreSQL a sequence number is not commit order (a transaction that took a lower number may
 // commit after a higher one is seen), so each poll re-reads a trailing window behind its position
 // and applies only the changes it has not applied yet; applying is idempotent anyway, since it
@@ -12,6 +13,7 @@ import { changesAfter, latestChange } from '../platform/db/changes.ts';
 import { activeOrder, findListingsByIds, LISTING_ENTITY, type ListingRow } from '../listings/store.ts';
 import { CATALOG_ENTITY, catalogPage, findCatalogEntries, type CatalogEntry } from '../catalog/store.ts';
 import { healthFactsOf } from '../catalog/health-facts.ts';
+import { loadToolTokens } from '../probe/store.ts';
 import { SearchEngine } from './engine.ts';
 import { catalogDoc, catalogDocId, listingDoc, listingDocId } from './docs.ts';
 import { logQuery } from './store.ts';
@@ -66,7 +68,10 @@ export class SearchIndex {
     const started = performance.now();
     this.position = await latestChange(this.db);
     const ids = [...(await activeOrder(this.db, 'agent')), ...(await activeOrder(this.db, 'mcp'))];
-    for (let i = 0; i < ids.length; i += PAGE) this.indexListings(await findListingsByIds(this.db, ids.slice(i, i + PAGE)));
+    for (let i = 0; i < ids.length; i += PAGE) {
+      const slice = ids.slice(i, i + PAGE);
+      this.indexListings(await findListingsByIds(this.db, slice), await loadToolTokens(this.db, slice));
+    }
     let catalog = 0;
     for (let after: string | null = null; ; ) {
       const page = await catalogPage(this.db, after, CATALOG_PAGE);
@@ -119,9 +124,10 @@ export class SearchIndex {
     if (!ids.length) return;
     const rows = await findListingsByIds(this.db, ids);
     const live = rows.filter((r) => r.lane === 'active');
+    const tokens = await loadToolTokens(this.db, live.map((r) => r.id));
     for (let i = 0; i < live.length; i += INDEX_SLICE) {
       if (i > 0) await setImmediate();
-      this.indexListings(live.slice(i, i + INDEX_SLICE));
+      this.indexListings(live.slice(i, i + INDEX_SLICE), tokens);
     }
     const liveIds = new Set(live.map((r) => r.id));
     const gone = ids.filter((id) => !liveIds.has(id)).map(listingDocId);
@@ -129,8 +135,9 @@ export class SearchIndex {
     for (const docId of gone) this.ranks.delete(docId);
   }
 
-  private indexListings(rows: ListingRow[]): void {
-    this.engine.index(rows.map(listingDoc));
+  /** `tokens`: each listing's tool cost as its last probe measured it (max_tool_tokens narrows by it). */
+  private indexListings(rows: ListingRow[], tokens: Map<string, number>): void {
+    this.engine.index(rows.map((r) => listingDoc(r, tokens.get(r.id))));
     for (const r of rows) this.ranks.set(listingDocId(r.id), r.rank);
   }
 

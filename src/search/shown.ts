@@ -22,13 +22,13 @@ export interface ShownDoc {
 
 /**
  * What the index knows of a document's measured health, for narrowing (ard_search's live_only,
- * remote_only, max_tool_tokens). `toolTokens`: null when none is known; left out when the index is
- * not told (a Live listing's tool cost is in its probe, not its row): a caller checks that itself.
+ * remote_only, max_tool_tokens). `toolTokens`: the tool list's estimated tokens, null when none was
+ * measured (an agent, a server not live).
  */
 export interface DocHealth {
   live: boolean;
   remote: boolean;
-  toolTokens?: number | null;
+  toolTokens: number | null;
 }
 
 /** What a query may ask of a document's health; a document the index has no health for passes none of it. */
@@ -42,9 +42,8 @@ const AGENT = 1;
 const LISTING = 2;
 const LIVE = 4;
 const REMOTE = 8;
-/** Tool tokens of a slot: -1 none known, -2 not told (passes a max_tool_tokens narrowing: the caller checks it). */
+/** Tool tokens of a slot: -1 none measured (fails a max_tool_tokens narrowing). */
 const NO_TOKENS = -1;
-const NOT_TOLD = -2;
 
 /**
  * Fields in one flat string: their lengths (-1: absent), ';', then the fields one after the other
@@ -94,7 +93,7 @@ export class ShownDocs {
   /** A document's health facts change without its text: set them alone. */
   setHealth(slot: number, health: DocHealth | undefined): void {
     this.flags[slot] = (this.flags[slot]! & (AGENT | LISTING)) | (health?.live ? LIVE : 0) | (health?.remote ? REMOTE : 0);
-    this.tokens[slot] = health?.toolTokens === undefined && health ? NOT_TOLD : (health?.toolTokens ?? NO_TOKENS);
+    this.tokens[slot] = health?.toolTokens ?? NO_TOKENS;
   }
 
   /** Whether a slot's health passes what a query asks. */
@@ -104,7 +103,7 @@ export class ShownDocs {
     if (filter.remote && !(flags & REMOTE)) return false;
     if (filter.maxToolTokens !== undefined) {
       const tokens = this.tokens[slot]!;
-      if (!(flags & LIVE) || tokens === NO_TOKENS || (tokens !== NOT_TOLD && tokens > filter.maxToolTokens)) return false;
+      if (!(flags & LIVE) || tokens === NO_TOKENS || tokens > filter.maxToolTokens) return false;
     }
     return true;
   }
