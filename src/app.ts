@@ -94,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await metrics.close();
     jobs.stop();
     await services.search.stop();
-    await services.probe.prober.abort();
+    await Promise.all([services.probe.prober.abort(), services.probe.checker.abort()]);
     await services.probe.scheduler.close();
     await jobs.close();
     await usage.stop();

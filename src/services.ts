@@ -9,7 +9,7 @@ import { pruneChanges } from './platform/db/changes.ts';
 import { pruneBudgetCounters } from './platform/budget/counters.ts';
 import type { ProbeRuntime } from './probe/runtime.ts';
 import type { Prober } from './probe/prober.ts';
-import { createServiceProber } from './probe/factory.ts';
+import { createServiceChecker, createServiceProber } from './probe/factory.ts';
 import { OnDemandProbes, ProbeBudget } from './probe/budget.ts';
 import { MemoryWindow, RedisWindow } from './platform/rate-window.ts';
 import { ProbeMetrics } from './probe/metrics.ts';
@@ -46,6 +46,8 @@ export interface AssemblyOptions {
   probes?: ProbeScheduler;
   /** Replaces the prober (tests inject one whose guarded client has a test resolver or policy). */
   prober?: Prober;
+  /** Replaces the catalog checks' prober, as `prober`. */
+  checker?: Prober;
 }
 
 /** Budget periods two days old are of no use (platform's own periodic work). */
@@ -68,6 +70,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   const callerWindow = base.redis ? new RedisWindow(base.redis, `${config.redisPrefix}budget:`) : new MemoryWindow();
   const probe: ProbeRuntime = {
     prober: options.prober ?? createServiceProber(config, { onLost: (err) => base.log.error({ err }, 'the probe thread stopped: probes now run on the event loop') }),
+    checker: options.checker ?? createServiceChecker(config, { onLost: (err) => base.log.error({ err }, 'the check thread stopped: catalog checks now run on the event loop') }),
     onDemand: new OnDemandProbes(new ProbeBudget(config.probeRatePerMin, callerWindow)),
     scheduler: options.probes ?? new LeasedProbeScheduler(jobs),
     metrics: new ProbeMetrics(base.metrics.registry),
@@ -89,7 +92,7 @@ export function assemble(base: BaseServices, options: AssemblyOptions = {}): { s
   jobs.define(CATALOG_SYNC_JOB, new CatalogSyncJob(base), { concurrency: 1 });
   jobs.every(catalogSyncTask(config));
   if (config.catalogCheckConcurrency > 0) {
-    jobs.define(CATALOG_CHECK_JOB, new CatalogCheckJob(base, { listingProbesRunning: () => jobs.runningByKind()[PROBE_JOB] ?? 0 }), { concurrency: 1 });
+    jobs.define(CATALOG_CHECK_JOB, new CatalogCheckJob(base, probe.checker, { listingProbesRunning: () => jobs.runningByKind()[PROBE_JOB] ?? 0 }), { concurrency: 1 });
     jobs.every(catalogCheckTask(config));
   }
   jobs.every(pruneA2aTasksTask(config));

@@ -17,7 +17,8 @@ import { startEverything, freePort, type Peer } from './peers/mcp-servers.ts';
 import { OFFICIAL, SCHEMA } from './peers/upstream-registry.ts';
 import { validators } from './fixtures/mcp-registry/schemas.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
-import { checkRound, createCheckClient } from '../src/probe/catalog-check.ts';
+import { checkRound } from '../src/probe/catalog-check.ts';
+import { createChecker } from '../src/probe/factory.ts';
 import { PROBE_JOB } from '../src/probe/scheduler.ts';
 import { allCheckKeys, claimDueChecks, recordCheck } from '../src/catalog/checks-store.ts';
 import { remoteKey } from '../src/catalog/store.ts';
@@ -227,8 +228,8 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
   let down = false;
   const url = await responder('127.0.0.9', (res) => (down ? res.writeHead(503, { 'content-type': 'text/plain' }).end('maintenance') : res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>')));
   await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, [item('io.example/flaky', { remotes: [{ type: 'streamable-http', url }] })]);
-  const client = createCheckClient(app.config);
-  const check = () => checkRound(app.services, client, { holder: 'feed', concurrency: 1, keys: [remoteKey(url)!] });
+  const checker = createChecker(app.config);
+  const check = () => checkRound(app.services, checker, { holder: 'feed', concurrency: 1, keys: [remoteKey(url)!] });
   const catalogFeed = async () => {
     const res = await app.http.inject({ method: 'GET', url: '/api/feed?about=catalog' });
     assert.equal(res.statusCode, 200, res.body);
@@ -254,7 +255,7 @@ test(`a remote's status change reaches the public feed once two checks agree, wi
     assert.equal(talk.statusCode, 200);
     assert.match(talk.body, /a remote of <a href="\/c\/io\.example\/flaky">io\.example\/flaky<\/a> is now dead <span class="muted small">\(was not MCP\)<\/span>/);
   } finally {
-    await client.destroy();
+    await checker.close();
   }
 });
 
@@ -278,11 +279,11 @@ test(`a live remote's server card at <remote>/server-card is read and shown besi
   servers.push(front);
   const url = `http://127.0.0.10:${(front.address() as AddressInfo).port}/mcp`;
   await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, [item('io.example/carded', { remotes: [{ type: 'streamable-http', url }] })]);
-  const client = createCheckClient(app.config);
+  const checker = createChecker(app.config);
   try {
-    await checkRound(app.services, client, { holder: 'card', concurrency: 1, keys: [remoteKey(url)!] });
+    await checkRound(app.services, checker, { holder: 'card', concurrency: 1, keys: [remoteKey(url)!] });
   } finally {
-    await client.destroy();
+    await checker.close();
   }
   const health = await latest('io.example/carded');
   assert.equal(health.status, 'live');
@@ -330,12 +331,12 @@ test(`two legacy SSE remotes of one host checked at once both answer: their stre
   const base = urls.sse!.replace('127.0.0.3', '127.0.0.12');
   const pair = [`${base}?pair=1`, `${base}?pair=2`];
   await loadCatalogItems({ db: app.services.db.kysely, clock: app.clock }, pair.map((url, i) => item(`io.example/sse-pair-${i}`, { remotes: [{ type: 'sse', url }] })));
-  const client = createCheckClient(app.config);
+  const checker = createChecker(app.config);
   try {
-    const round = await checkRound(app.services, client, { holder: 'sse-pair', concurrency: 2, keys: pair.map((u) => remoteKey(u)!) });
+    const round = await checkRound(app.services, checker, { holder: 'sse-pair', concurrency: 2, keys: pair.map((u) => remoteKey(u)!) });
     assert.deepEqual(round.byStatus, { live: 2 });
   } finally {
-    await client.destroy();
+    await checker.close();
   }
 });
 
@@ -344,13 +345,13 @@ test(`catalog checks are public work: a host's public share is never exceeded, t
   try {
     const many = Array.from({ length: 30 }, (_, i) => item(`io.example/many-${i}`, { remotes: [{ type: 'streamable-http', url: `${urls.live}?n=${i}` }] }));
     await loadCatalogItems({ db: limited.services.db.kysely, clock: limited.clock }, many);
-    const client = createCheckClient(limited.config);
+    const checker = createChecker(limited.config);
     try {
-      let round = await checkRound(limited.services, client, { holder: 'test', concurrency: 2 });
+      let round = await checkRound(limited.services, checker, { holder: 'test', concurrency: 2 });
       let checked = round.checked;
       let waiting = round.waiting;
       while (round.claimed > 0 && checked + waiting < 30) {
-        round = await checkRound(limited.services, client, { holder: 'test', concurrency: 2 });
+        round = await checkRound(limited.services, checker, { holder: 'test', concurrency: 2 });
         checked += round.checked;
         waiting += round.waiting;
       }
@@ -361,7 +362,7 @@ test(`catalog checks are public work: a host's public share is never exceeded, t
       const waitingRow = await limited.sql.selectFrom('catalog_checks').select(['next_check_at', 'status']).where('status', 'is', null).executeTakeFirstOrThrow();
       assert.equal(waitingRow.next_check_at, '2026-11-01T13:00:00.000Z', 'due again when the hour turns');
     } finally {
-      await client.destroy();
+      await checker.close();
     }
   } finally {
     await limited.close();
@@ -371,7 +372,7 @@ test(`catalog checks are public work: a host's public share is never exceeded, t
 test(`two instances never check one remote at once: each remote is checked by one of them (${engine})`, async () => {
   const a = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2' } });
   const b = await startApp({ joinStore: a.store, env: { PROBE_ALLOW_PRIVATE: '1', CATALOG_CHECK_CONCURRENCY: '2' } });
-  const [ca, cb] = [createCheckClient(a.config), createCheckClient(b.config)];
+  const [ca, cb] = [createChecker(a.config), createChecker(b.config)];
   try {
     const entries = Array.from({ length: 12 }, (_, i) => item(`io.example/pair-${i}`, { remotes: [{ type: 'streamable-http', url: `http://127.0.0.${2 + (i % 4)}:${new URL(urls.live!).port}/mcp?pair=${i}` }] }));
     await loadCatalogItems({ db: a.services.db.kysely, clock: a.clock }, entries);
@@ -387,8 +388,8 @@ test(`two instances never check one remote at once: each remote is checked by on
     assert.equal(history.length, 12);
     assert.equal(new Set(history.map((h) => h.url_key)).size, 12, 'no remote checked twice');
   } finally {
-    await ca.destroy();
-    await cb.destroy();
+    await ca.close();
+    await cb.close();
     await b.close();
     await a.close();
   }
@@ -460,11 +461,11 @@ test(`every instance's search narrows by the health the index keeps: a remote th
   });
   const a = await startApp({ env: { PROBE_ALLOW_PRIVATE: '1' } });
   const b = await startApp({ joinStore: a.store, env: { PROBE_ALLOW_PRIVATE: '1' } });
-  const client = createCheckClient(a.config);
+  const checker = createChecker(a.config);
   try {
     await loadCatalogItems({ db: a.services.db.kysely, clock: a.clock }, [item('io.example/flaky', { description: 'A flaky weather forecast server.', remotes: [{ type: 'streamable-http', url: proxy }] })]);
     const key = remoteKey(proxy)!;
-    const check = async () => assert.equal((await checkRound(a.services, client, { holder: 'a', concurrency: 1, keys: [key] })).checked, 1);
+    const check = async () => assert.equal((await checkRound(a.services, checker, { holder: 'a', concurrency: 1, keys: [key] })).checked, 1);
     const found = async (instance: TestApp, filters: string) => {
       const res = await instance.http.inject({ method: 'GET', url: `/api/ard/search?q=${encodeURIComponent('flaky weather forecast')}${filters}` });
       assert.equal(res.statusCode, 200, res.body);
@@ -497,7 +498,7 @@ test(`every instance's search narrows by the health the index keeps: a remote th
     await down();
     for (const instance of [a, b]) assert.equal(await found(instance, `&max_tool_tokens=${cost}`), undefined);
   } finally {
-    await client.destroy();
+    await checker.close();
     await b.close();
     await a.close();
   }

@@ -25,7 +25,8 @@ import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
 import { loadCatalogItems } from '../src/catalog/load.ts';
 import { remoteKey } from '../src/catalog/store.ts';
-import { checkRound, createCheckClient } from '../src/probe/catalog-check.ts';
+import { checkRound } from '../src/probe/catalog-check.ts';
+import { createChecker } from '../src/probe/factory.ts';
 import { PAGES } from '../src/http/pages/index.ts';
 
 const SHOTS = path.join(process.cwd(), '.tmp', 'screenshots');
@@ -60,9 +61,9 @@ before(async () => {
       _meta: { 'io.modelcontextprotocol.registry/official': { status: 'active', publishedAt: '2026-10-01T00:00:00.000Z' } },
     },
   ]);
-  const checks = createCheckClient(app.config);
+  const checks = createChecker(app.config);
   for (let i = 0; i < 2; i++) await checkRound(app.services, checks, { holder: 'pages', concurrency: 1, keys: [remoteKey(everything.url)!] });
-  await checks.destroy();
+  await checks.close();
   // A listing whose only name is the publisher's markup (nothing answers at its port, so its card gives none).
   const xss = await postJson(app, '/api/publish', { url: `http://127.0.0.1:${await freePort()}/mcp`, name: XSS_NAME });
   assert.equal(xss.status, 200, JSON.stringify(xss.body));

@@ -2,12 +2,15 @@
 // the thread and come back as the same reports the event loop's prober makes; the thread's one
 // question (who owns this URL?) is answered by the service; check_liveness's handshakes run there
 // too, under the same cap per host; deadlines and shutdown reach it; and when the thread dies, the
-// probes in flight and after it still finish, on the event loop.
+// probes in flight and after it still finish, on the event loop. The catalog's checks run on a
+// thread of their own, asking the service for each request's room in the host's budget.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { loadConfig } from '../src/config.ts';
-import { createProber, createServiceProber } from '../src/probe/factory.ts';
+import { createChecker, createProber, createServiceChecker, createServiceProber } from '../src/probe/factory.ts';
+import { OutboundError } from '../src/platform/net/guarded-client.ts';
 import type { ProbeReport } from '../src/probe/prober.ts';
 import { OFFLINE_HOSTS, offlineResolver } from './helpers/app.ts';
 import { startEverything, type Peer } from './peers/mcp-servers.ts';
@@ -184,5 +187,39 @@ test('when the thread dies, the probe in flight and the later ones finish on the
     assert.equal((await threaded.probe(agent.cardUrl, { hint: 'agent' })).live, true);
   } finally {
     await threaded.close();
+  }
+});
+
+test('catalog checks on the check thread find what the event loop finds, each request admitted by the service', async () => {
+  const onLoop = createChecker(config, { resolver: offlineResolver });
+  const threaded = createServiceChecker(config, { hosts: OFFLINE_HOSTS });
+  const admitted: string[] = [];
+  const admit = async (host: string) => {
+    admitted.push(host);
+  };
+  try {
+    const row = { url: everything.url, transport: 'streamable-http' };
+    const here = await onLoop.check(row, { admit });
+    const onLoopRequests = admitted.length;
+    const there = await threaded.check(row, { admit });
+    assert.equal(there?.status, 'live', there?.detail ?? '');
+    assert.ok(there.tools && there.tools.length > 0);
+    assert.deepEqual({ ...there, latencyMs: 0 }, { ...here, latencyMs: 0 });
+    assert.equal(admitted.length, 2 * onLoopRequests, 'every request of the thread\'s check was admitted here');
+    assert.deepEqual(new Set(admitted), new Set(['127.0.0.1']));
+    // The host's budget has no room: the check waits for the next hour (no findings), it did not fail.
+    const noRoom = async () => Promise.reject(new OutboundError('host_budget', 'no room this hour'));
+    assert.equal(await threaded.check(row, { admit: noRoom }), undefined);
+    const dead = await threaded.check({ url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http' }, { admit });
+    assert.equal(dead?.status, 'dead');
+    assert.equal(threaded.usesThread(), true);
+    if (process.platform === 'linux') {
+      // Checks are background work: their thread alone runs at the lowest CPU priority.
+      const nice = (tid: string) => Number(fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      assert.ok(fs.readdirSync(`/proc/${process.pid}/task`).some((tid) => nice(tid) === 19), 'a thread at nice 19');
+      assert.equal(nice(String(process.pid)), 0, 'the main thread keeps its priority');
+    }
+  } finally {
+    await Promise.all([onLoop.close(), threaded.close()]);
   }
 });

@@ -8,7 +8,8 @@ import { systemClock } from '../platform/clock.ts';
 import { openHostBudgets } from '../platform/budget/host-budgets.ts';
 import { allCheckKeys, checkStatusCounts, remoteKeysOf } from '../catalog/checks-store.ts';
 import { findCatalogEntries } from '../catalog/store.ts';
-import { checkRound, createCheckClient } from '../probe/catalog-check.ts';
+import { checkRound } from '../probe/catalog-check.ts';
+import { createChecker } from '../probe/factory.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from './database.ts';
 import { startProgress, type Progress, type ProgressLook } from './progress.ts';
@@ -26,7 +27,7 @@ export const run: Runner = async (inv) => {
   const config = loadConfig(inv.io.env);
   const name = inv.values.name === undefined ? undefined : String(inv.values.name);
   const { db } = await openDatabase(config);
-  const client = createCheckClient(config);
+  const checker = createChecker(config);
   let progress: Progress | undefined;
   try {
     if (name !== undefined && !(await findCatalogEntries(db.kysely, [name])).length) throw new Failure(`no server named ${JSON.stringify(name)} in the catalog`, 'not_found');
@@ -43,7 +44,7 @@ export const run: Runner = async (inv) => {
       // every remote was asked, or none of those left can be claimed (another instance holds them).
       let pending = keys;
       while (pending.length && !signal.aborted) {
-        const round = await checkRound(deps, client, {
+        const round = await checkRound(deps, checker, {
           holder,
           concurrency: CONCURRENCY,
           keys: pending.slice(0, 1000),
@@ -80,7 +81,7 @@ export const run: Runner = async (inv) => {
     return EXIT.ok;
   } finally {
     progress?.stop();
-    await client.destroy();
+    await checker.close();
     await db.close();
   }
 };

@@ -11,7 +11,7 @@ import { openHostBudgets } from '../platform/budget/host-budgets.ts';
 import { UsageCounters } from '../platform/usage/counters.ts';
 import type { Ctx } from '../platform/operation.ts';
 import type { ProbeScheduler } from '../probe/scheduler.ts';
-import { createProber } from '../probe/factory.ts';
+import { createChecker, createProber } from '../probe/factory.ts';
 import { assemble, type Services } from '../services.ts';
 import type { Io } from './command.ts';
 import { openDatabase } from './database.ts';
@@ -46,7 +46,7 @@ export async function openLocal(config: Config, io: Io): Promise<Local> {
     budgets: openHostBudgets(config, db.kysely, systemClock),
   };
   // One probe at a time here: it runs on this thread (a probe thread would cost more to start than it saves).
-  const { services, jobs } = assemble(base, { probes: noWakeUps, prober: createProber(config) });
+  const { services, jobs } = assemble(base, { probes: noWakeUps, prober: createProber(config), checker: createChecker(config) });
   return {
     services,
     // The probe budget and the metering key on the caller's address: the terminal is one caller.
@@ -56,7 +56,7 @@ export async function openLocal(config: Config, io: Io): Promise<Local> {
       await services.search.stop();
       await jobs.close();
       await services.usage.stop();
-      await services.probe.prober.close();
+      await Promise.all([services.probe.prober.close(), services.probe.checker.close()]);
       await db.close();
     },
   };

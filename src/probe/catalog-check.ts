@@ -1,7 +1,7 @@
 // Health checks of the catalog's remotes: each due remote gets a real MCP handshake (streamable
-// HTTP in both eras, or the legacy HTTP+SSE transport) through the one guarded client, as public
-// work under the host's budget (below the share owners keep), fair across hosts, under a lease so
-// two instances never check one remote at once. What it found is stored with the remote
+// HTTP in both eras, or the legacy HTTP+SSE transport: remote-check.ts) on the instance's check
+// thread, as public work under the host's budget (below the share owners keep), fair across hosts,
+// under a lease so two instances never check one remote at once. What it found is stored with the remote
 // (catalog/checks-store.ts), a status two checks agree on reaches the public feed when it changed
 // from an earlier one; the schedule (catalog/remote-health.ts) says when it is checked next.
 // The periodic task only makes the `catalog_checks` job due; the job checks one round of due
@@ -13,14 +13,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { iso } from '../platform/clock.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { completeJob, scheduleJob, stillHeld, type JobSpec, type Lease } from '../platform/jobs/store.ts';
-import { GuardedClient, OutboundError, type Fetcher, type Resolver } from '../platform/net/guarded-client.ts';
-import { policyFor, type AddressPolicy } from '../platform/net/address-policy.ts';
 import { claimDueChecks, recordCheck, releaseCheck, type CheckFindings, type CheckRow, type RemoteStatus, type StatusChange } from '../catalog/checks-store.ts';
 import { appendCatalogFeedEvent } from '../feed/store.ts';
-import { mcpHandshake } from './mcp-handshake.ts';
-import { sseHandshake } from './sse-handshake.ts';
-import { readServerCard } from './server-card-read.ts';
-import type { McpHandshake } from './mcp-exchange.ts';
+import type { Prober } from './prober.ts';
 
 export const CATALOG_CHECK_JOB = 'catalog_checks';
 const checkJob: JobSpec = { id: CATALOG_CHECK_JOB, kind: CATALOG_CHECK_JOB, subject: null };
@@ -35,62 +30,10 @@ export const PER_HOST_PER_ROUND = 2;
  */
 const CLAIM_LEASE_MS = 15 * 60_000;
 
-/** The client of catalog checks: the prober's address policy, time and body limits. */
-export function createCheckClient(config: Config, seams: { resolver?: Resolver; policy?: AddressPolicy } = {}): GuardedClient {
-  return new GuardedClient({
-    policy: seams.policy ?? policyFor(config.probeAllowPrivate),
-    resolver: seams.resolver,
-    userAgent: `Rollcall-Check/${config.version} (+${config.publicBaseUrl}/for-agents)`,
-    connectTimeoutMs: config.probeConnectTimeoutMs,
-    totalTimeoutMs: config.probeTimeoutMs,
-    maxBodyBytes: config.probeMaxBodyBytes,
-    perHostConcurrency: 2,
-  });
-}
-
-/** A handshake's outcome as a status; undefined when the host's budget stopped it (checked later, not failed). */
-export function findingsOf(h: McpHandshake): CheckFindings | undefined {
-  if (h.error?.reason === 'host_budget') return undefined;
-  const status: RemoteStatus = h.ok
-    ? 'live'
-    : h.auth
-      ? 'auth_required'
-      : h.error?.reason === 'blocked_address' || h.error?.reason === 'invalid_url'
-        ? 'refused'
-        : h.error || (h.httpStatus !== undefined && h.httpStatus >= 500)
-          ? 'dead'
-          : 'not_mcp';
-  return {
-    status,
-    latencyMs: h.ok ? h.latencyMs : null,
-    protocol: h.protocol ?? null,
-    transport: h.ok ? (h.transport ?? null) : null,
-    serverName: h.serverName ?? null,
-    serverVersion: h.serverVersion ?? null,
-    tools: h.ok ? h.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), params: t.params })) : null,
-    toolsBytes: h.ok ? (h.toolsBytes ?? null) : null,
-    toolsTruncated: h.toolsTruncated === true,
-    authMetadata: h.auth?.resourceMetadata ?? null,
-    detail: h.ok ? null : (h.detail ?? h.error?.message ?? null),
-  };
-}
-
-/**
- * One remote's handshake, by the transport its entry names (an `sse` remote is asked over SSE
- * first); a live Streamable HTTP remote's server card is read after it.
- */
-export async function checkRemote(client: Fetcher, row: Pick<CheckRow, 'url' | 'transport'>): Promise<CheckFindings | undefined> {
-  if (row.transport === 'sse') {
-    const sse = await sseHandshake(client, row.url);
-    if (sse.ok || sse.auth || sse.error || sse.spokeJsonRpc) return findingsOf(sse);
-  }
-  const found = findingsOf(await mcpHandshake(client, row.url));
-  if (found?.status !== 'live') return found;
-  const card = await readServerCard(client, row.url);
-  return card === undefined ? found : { ...found, serverCard: card };
-}
-
 type Deps = Pick<BaseServices, 'db' | 'clock' | 'budgets'>;
+
+/** What runs a check: a prober of catalog checks (factory.ts), on the check thread or here. */
+export type RemoteChecker = Pick<Prober, 'check'>;
 
 export interface RoundResult {
   checked: number;
@@ -109,7 +52,7 @@ export interface RoundResult {
  */
 export async function checkRound(
   deps: Deps,
-  client: Fetcher,
+  checker: RemoteChecker,
   opts: {
     holder: string;
     concurrency: number;
@@ -135,7 +78,6 @@ export async function checkRound(
   const result: RoundResult & { claimed: number; done: string[] } = { checked: 0, byStatus: {}, waiting: 0, changes: [], claimed: claimed.length, done: [] };
   // Public work: each request counts in the host's hour, within the share owners do not keep.
   const admit = budgets.admitter('public');
-  const fetcher: Fetcher = { fetch: (url, init = {}) => client.fetch(url, { ...init, admit: init.admit ?? admit }) };
   const queue = [...claimed];
   let failure: unknown;
   const checkOne = async (row: CheckRow) => {
@@ -144,12 +86,7 @@ export async function checkRound(
     if (wait === undefined) {
       // Paced only when it will ask the host something: a remote given back for want of budget costs nothing.
       await opts.beforeCheck?.();
-      try {
-        found = await checkRemote(fetcher, row);
-      } catch (err) {
-        if (!(err instanceof OutboundError)) throw err;
-        found = err.reason === 'host_budget' ? undefined : findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
-      }
+      found = await checker.check(row, { admit });
     }
     if (!found) {
       noRoom.add(row.host);
@@ -209,9 +146,9 @@ const GIVE_WAY_MAX_MS = 2000;
 export class CatalogCheckJob implements JobHandler {
   constructor(
     private readonly services: Deps & Pick<BaseServices, 'config' | 'log'>,
+    /** The instance's checker: its checks run on a thread of their own (factory.ts). */
+    private readonly checker: RemoteChecker,
     private readonly seams: {
-      resolver?: Resolver;
-      policy?: AddressPolicy;
       /** Listing probes running in this instance now: a catalog check does not start while there are any. */
       listingProbesRunning?: () => number;
     } = {},
@@ -242,14 +179,8 @@ export class CatalogCheckJob implements JobHandler {
 
   async run(lease: Lease, stopping: AbortSignal): Promise<void> {
     const { db, clock, log, config } = this.services;
-    const client = createCheckClient(config, this.seams);
-    let round: Awaited<ReturnType<typeof checkRound>>;
     const began = clock.now().getTime();
-    try {
-      round = await checkRound(this.services, client, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping, beforeCheck: this.beforeCheck(stopping) });
-    } finally {
-      await client.destroy();
-    }
+    const round = await checkRound(this.services, this.checker, { holder: `job:${lease.lease_token}`, concurrency: config.catalogCheckConcurrency, signal: stopping, beforeCheck: this.beforeCheck(stopping) });
     if (round.checked || round.waiting) log.info({ checked: round.checked, waiting: round.waiting, byStatus: round.byStatus, ms: clock.now().getTime() - began }, 'catalog checks: a round done');
     for (const change of round.changes) log.info(change, 'catalog remote status changed');
     const now = clock.now();

@@ -10,9 +10,11 @@ import { Prober, type Liveness, type ProbeOptions, type ProbeReport } from './pr
 import type { GuardedClient } from '../platform/net/guarded-client.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
 import { bundled } from '../platform/bundled.ts';
+import type { RemoteToCheck } from './remote-check.ts';
+import type { CheckFindings } from '../catalog/checks-store.ts';
 
-/** What the thread runs: a probe or check_liveness's handshake (both count against its per-host cap). */
-type Work = Extract<ToThread, { type: 'probe' | 'liveness' }>;
+/** What the thread runs: a probe, check_liveness's handshake (both count against its per-host cap), or a catalog check. */
+type Work = Extract<ToThread, { type: 'probe' | 'liveness' | 'check' }>;
 
 interface Pending {
   options: ProbeOptions;
@@ -121,6 +123,10 @@ export class OffThreadProber extends Prober {
       p.resolve(m.result);
       return;
     }
+    if (m.type === 'checked') {
+      p.resolve(m.findings ?? undefined);
+      return;
+    }
     for (const [phase, ms] of m.phases) p.options.onPhase?.(phase, ms);
     p.resolve(m.report);
   }
@@ -160,6 +166,11 @@ export class OffThreadProber extends Prober {
   /** check_liveness's handshake goes to the thread too: one host's requests share one cap there. */
   override liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal' | 'admit'> = {}): Promise<Liveness> {
     return this.onThread((id) => ({ type: 'liveness', id, url, kind, admit: Boolean(options.admit) }), options, () => super.liveness(url, kind, options));
+  }
+
+  /** A catalog check goes to the thread (the check thread: the service gives this prober nothing else). */
+  override check(row: RemoteToCheck, options: Pick<ProbeOptions, 'admit'> = {}): Promise<CheckFindings | undefined> {
+    return this.onThread((id) => ({ type: 'check', id, url: row.url, transport: row.transport }), options, () => super.check(row, options));
   }
 
   /** Sends work to the thread (or runs it `here` when there is none); the caller's signal aborts it there. */

@@ -1,17 +1,24 @@
 // The probe thread (see off-thread.ts): a worker that runs probes (and check_liveness's handshakes)
 // with its own prober, so each probe's network steps wait on this thread's quiet event loop, not on
 // the service's busy one, and every request to one host counts against one PROBE_PER_HOST cap.
-// It writes nothing and knows no database: the one question a probe asks the service (does
-// another listing own this URL?) is sent back to the main thread and answered there.
+// The check thread is the same code with the catalog checks' prober (setup.role), given only checks.
+// It writes nothing and knows no database: the questions work asks the service (does another
+// listing own this URL? has this host's budget room?) are sent back to the main thread.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { OutboundError, tableResolver } from '../platform/net/guarded-client.ts';
-import { createProber } from './factory.ts';
+import { createChecker, createProber } from './factory.ts';
 import type { ProbePhase } from './prober.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
 
 const port = parentPort!;
 const setup = workerData as ThreadSetup;
-const prober = createProber(setup.config, setup.hosts ? { resolver: tableResolver(setup.hosts) } : {});
+// Catalog checks are background work: the check thread takes the lowest CPU priority, so the
+// service's requests and its listing probes come first. Only on Linux, where a thread's nice value
+// is its own (elsewhere it would lower the whole service).
+if (setup.role === 'check' && process.platform === 'linux') os.setPriority(19);
+const seams = setup.hosts ? { resolver: tableResolver(setup.hosts) } : {};
+const prober = setup.role === 'check' ? createChecker(setup.config, seams) : createProber(setup.config, seams);
 let fetches = 0;
 prober.observeFetches(() => {
   fetches += 1;
@@ -77,9 +84,15 @@ function liveness(id: number, url: string, kind: 'agent' | 'mcp', admit: boolean
   return run(id, async (signal) => ({ type: 'alive', id, result: await prober.liveness(url, kind, { signal, ...(admit ? { admit: admitFor(id) } : {}) }), fetches: untold() }));
 }
 
+/** A catalog remote's check: always public work under its host's budget, asked of the service. */
+function check(id: number, url: string, transport: string): Promise<void> {
+  return run(id, async () => ({ type: 'checked', id, findings: (await prober.check({ url, transport }, { admit: admitFor(id) })) ?? null, fetches: untold() }));
+}
+
 port.on('message', (m: ToThread) => {
   if (m.type === 'probe') void probe(m.id, m.url, m.hint, m.ask, m.admit);
   else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind, m.admit);
+  else if (m.type === 'check') void check(m.id, m.url, m.transport);
   else if (m.type === 'abort') running.get(m.id)?.abort();
   else if (m.type === 'answer') {
     asked.get(m.question)?.(m.owner, m.failed);

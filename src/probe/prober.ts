@@ -8,6 +8,8 @@ import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from
 import { SSE_VERSION } from './sse-handshake.ts';
 import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
 import { MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
+import { checkWithin, type RemoteToCheck } from './remote-check.ts';
+import type { CheckFindings } from '../catalog/checks-store.ts';
 
 export type FailReason = OutboundReason | 'not_a_card' | 'invalid_card' | 'handshake_failed' | 'auth_required' | 'checks_failed' | 'duplicate_of';
 
@@ -160,6 +162,14 @@ export class Prober {
   /** Only the handshake, for check_liveness: is it still answering its protocol? */
   liveness(url: string, kind: 'agent' | 'mcp', options: Pick<ProbeOptions, 'signal' | 'admit'> = {}): Promise<Liveness> {
     return this.run(options).liveness(url, kind);
+  }
+
+  /**
+   * A catalog remote's health check (remote-check.ts) through this prober's client, as public work
+   * under `admit`; undefined when the host's budget had no room.
+   */
+  check(row: RemoteToCheck, options: Pick<ProbeOptions, 'admit'> = {}): Promise<CheckFindings | undefined> {
+    return checkWithin(this.client, row, options.admit);
   }
 
   /** Ready to probe (a prober with a thread of its own starts it; this one has nothing to start). */

@@ -9,6 +9,8 @@ import type { ProbeMetrics } from './metrics.ts';
 
 export interface ProbeRuntime {
   prober: Prober;
+  /** The catalog checks' prober (its `check`): a thread of its own in the service, started at its first check. */
+  checker: Prober;
   onDemand: OnDemandProbes;
   scheduler: ProbeScheduler;
   metrics: ProbeMetrics;

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { ManualClock, type Clock } from '../../src/platform/clock.ts';
 import type { ProbeScheduler } from '../../src/probe/scheduler.ts';
 import type { Prober } from '../../src/probe/prober.ts';
-import { createProber, createServiceProber } from '../../src/probe/factory.ts';
+import { createChecker, createProber, createServiceChecker, createServiceProber } from '../../src/probe/factory.ts';
 import { tableResolver, type Resolver } from '../../src/platform/net/guarded-client.ts';
 import { allTables, type AllTables } from './tables.ts';
 import type { Kysely } from 'kysely';
@@ -34,7 +34,7 @@ export interface TestAppOptions {
   probing?: boolean;
   probes?: ProbeScheduler;
   prober?: Prober;
-  /** Probes on the service's own probe thread, as `rollcall serve` runs them (default: on the event loop, simpler to reason about in a test). */
+  /** Probes and catalog checks on the service's own threads, as `rollcall serve` runs them (default: on the event loop, simpler to reason about in a test). */
   probeThread?: boolean;
   logStream?: Writable;
   /** Join another test app's database as a second instance. */
@@ -86,12 +86,15 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock('2026-11-01T12:00:00.000Z');
+  const hosts = { ...OFFLINE_HOSTS, ...options.hosts };
+  const resolver = options.hosts ? tableResolver(hosts) : offlineResolver;
   const app = await buildApp({
     config,
     db: store.db,
     clock,
     probes: options.probes ?? (options.probing ? undefined : recordingScheduler()),
-    prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts: { ...OFFLINE_HOSTS, ...options.hosts } }) : createProber(config, { resolver: options.hosts ? tableResolver({ ...OFFLINE_HOSTS, ...options.hosts }) : offlineResolver })),
+    prober: options.prober ?? (options.probeThread ? createServiceProber(config, { hosts }) : createProber(config, { resolver })),
+    checker: options.probeThread ? createServiceChecker(config, { hosts }) : createChecker(config, { resolver }),
     logStream: options.logStream,
   });
   const nextStepProblems = checkNextSteps(app.http);

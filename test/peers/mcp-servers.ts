@@ -11,6 +11,8 @@ import { serveClaimFile, type ClaimSpots } from './claim-spots.ts';
 
 export interface Peer {
   url: string;
+  /** The peer's process, when it runs in one of its own (a bench lowers its CPU priority). */
+  pid?: number;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startEverything(mode: 'streamableHttp' | 'sse' = 'streamab
     if (ready) {
       return {
         url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
+        pid: child.pid,
         close: () =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null) return resolve();
