@@ -10,7 +10,7 @@
 // - requests per host against the host's public share of its budget (budget_counters);
 // - the server's resident memory (peak) while checking; its start time with this catalog against
 //   a bare node:http server's;
-// - p50/p99 of ard_search and /v0.1 with the health filters once checked;
+// - p50/p99 of ard_search and /v0.1 with the health filters once checked, and without them;
 // - publish-to-Live of a local MCP server with the schedule running against the same without it,
 //   on SQLite (one instance) and on PostgreSQL (two instances sharing the catalog's checks). The
 //   catalog's remotes stand in for servers on other machines: here they share the service's two
@@ -342,8 +342,12 @@ export async function benchCatalogVerify() {
     clearInterval(sampler);
     const byStatus = await statusCounts(sqlite);
     const hosts = await requestsPerHost(sqlite, perHour);
-    const search = await latencies(`${checking.base}/api/ard/search?q=${encodeURIComponent('query a postgres database')}&live_only=true&max_tool_tokens=20000&limit=20`, LATENCY_REQUESTS);
+    const query = `${checking.base}/api/ard/search?q=${encodeURIComponent('query a postgres database')}&limit=20`;
+    const search = await latencies(`${query}&live_only=true&max_tool_tokens=20000`, LATENCY_REQUESTS);
     const v01 = await latencies(`${checking.base}/v0.1/servers?health=live&remote=true&max_tool_tokens=20000&limit=30`, LATENCY_REQUESTS);
+    // Baselines in the same state: the same reads without the health filters.
+    const searchPlain = await latencies(query, LATENCY_REQUESTS);
+    const v01Plain = await latencies(`${checking.base}/v0.1/servers?limit=30`, LATENCY_REQUESTS);
     const memory = rssMb(checking.child.pid!);
     await checking.stop();
     await sqlite.close();
@@ -364,7 +368,7 @@ export async function benchCatalogVerify() {
     };
     result.requests_per_host = hosts;
     result.memory_mb = { peak_rss: Math.max(peak, memory.peak), rss_after: memory.rss };
-    result.latency_after_checks = { ard_search_filtered: search, v01_filtered: v01 };
+    result.latency_after_checks = { ard_search_filtered: search, ard_search_unfiltered: searchPlain, v01_filtered: v01, v01_unfiltered: v01Plain };
     result.publish_to_live_sqlite = {
       runs: PUBLISH_RUNS,
       without_schedule_median_s: round(median(without)),
