@@ -225,7 +225,7 @@ function measureSet(docs: SearchDoc[], queries: JudgedQuery[], rank: Ranker, ind
 function seedOnlyAblation() {
   const seed = loadSeed();
   const dev = loadDev();
-  const { defs, removed } = withoutSeedOnly(CONCEPTS, seed, dev);
+  const { defs, removed } = withoutSeedOnly(CONCEPTS, seed, dev, DEV_QUERIES.map((q) => q.text));
   useConceptDefinitions(defs);
   try {
     const score = (docs: SearchDoc[], queries: JudgedQuery[]) => {

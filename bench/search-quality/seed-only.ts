@@ -1,6 +1,6 @@
-// The vocabulary's words (src/search/concepts.ts) that the seed catalog uses and the dev catalog
-// never does: what a table written while reading the seed could know that another catalog does not
-// need. The table without them shows whether the engine's answers elsewhere lean on the seed.
+// The vocabulary's words (src/search/concepts.ts) that the seed catalog uses and the dev catalog and
+// its queries never do: what a table written while reading the seed could know that another catalog
+// does not need. The table without them shows whether the engine's answers elsewhere lean on the seed.
 import type { ConceptDef } from '../../src/search/concepts.ts';
 import type { SearchDoc } from '../../src/search/engine.ts';
 import { plainWords } from '../../src/search/text.ts';
@@ -16,10 +16,13 @@ function keyedText(docs: SearchDoc[]): string {
 
 const members = (list: string | undefined) => (list ?? '').split(',').map((m) => m.trim()).filter((m) => keysOf(m) !== '');
 
-/** The table without the words and phrases `seed` uses and `other` does not, and what was taken out. */
-export function withoutSeedOnly(defs: readonly ConceptDef[], seed: SearchDoc[], other: SearchDoc[]): { defs: ConceptDef[]; removed: string[] } {
+/**
+ * The table without the words and phrases `seed` uses and neither `other` nor the queries asked of
+ * it (`otherQueries`: a word its users type is not the seed's alone), and what was taken out.
+ */
+export function withoutSeedOnly(defs: readonly ConceptDef[], seed: SearchDoc[], other: SearchDoc[], otherQueries: readonly string[] = []): { defs: ConceptDef[]; removed: string[] } {
   const inSeed = keyedText(seed);
-  const inOther = keyedText(other);
+  const inOther = `${keyedText(other)}| ${otherQueries.map(keysOf).join(' | ')} `;
   const removed = new Set<string>();
   const keep = (m: string) => {
     const k = ` ${keysOf(m)} `;

@@ -44,7 +44,11 @@ export interface CompiledConcepts {
   phrases: Map<string, PhraseNode>;
   /** concept -> its ancestors with their distance (1 = parent) */
   ancestors: Map<string, { id: string; depth: number }[]>;
-  /** every single word of the table (for compound splitting and spelling) */
+  /**
+   * every member of the table that is one word (for compound splitting and spelling). Not the words
+   * of its phrases: "python-pptx" would make "python" known only while a product is in the table,
+   * and without it "python" split into py + thon.
+   */
   lexicon: Set<string>;
   /** single words that name a concept (its `same` words): heads of compounds ("cryptopanic") */
   heads: Set<string>;
@@ -76,7 +80,7 @@ function compile(definitions: readonly ConceptDef[]): CompiledConcepts {
       for (const member of list.split(',')) {
         const parts = plainWords(member);
         if (parts.length === 0) continue;
-        for (const p of parts) if (p.length >= 3) lexicon.add(p);
+        if (parts.length === 1 && parts[0]!.length >= 3) lexicon.add(parts[0]!);
         const keys = parts.map(lightKey);
         if (keys.length === 1) {
           add(words, keys[0]!, { id: c.id, same });
