@@ -44,5 +44,5 @@ test(`the dev catalog's answers do not change when the vocabulary's seed-only wo
   useConceptDefinitions(defs);
   const withoutSeedOnlyWords = await devAnswers();
   useConceptDefinitions(CONCEPTS);
-  DEV_QUERIES.forEach((q, i) => assert.deepEqual(withoutSeedOnlyWords[i], withTable[i], q.text));
+  for (const [i, q] of DEV_QUERIES.entries()) assert.deepEqual(withoutSeedOnlyWords[i], withTable[i], q.text);
 });
