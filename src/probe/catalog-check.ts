@@ -1,9 +1,9 @@
 // Health checks of the catalog's remotes: each due remote gets a real MCP handshake (streamable
 // HTTP in both eras, or the legacy HTTP+SSE transport: remote-check.ts) on the instance's check
 // thread, as public work under the host's budget (below the share owners keep), fair across hosts,
-// under a lease so two instances never check one remote at once. What it found is stored with the remote
-// (catalog/checks-store.ts), a status two checks agree on reaches the public feed when it changed
-// from an earlier one; the schedule (catalog/remote-health.ts) says when it is checked next.
+// under a lease so two instances never check one remote at once. What it found is stored with the
+// remote (catalog/checks-store.ts), a status two checks agree on reaches the public feed when it
+// changed from an earlier one; the schedule (catalog/remote-health.ts) says when it is checked next.
 // The periodic task only makes the `catalog_checks` job due; the job checks one round of due
 // remotes and makes itself due again at once while more are waiting.
 import type { Config } from '../config.ts';

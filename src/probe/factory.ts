@@ -6,20 +6,22 @@ import { GuardedClient, tableResolver, type Resolver } from '../platform/net/gua
 import { policyFor, type AddressPolicy } from '../platform/net/address-policy.ts';
 import { Prober } from './prober.ts';
 import { OffThreadProber } from './off-thread.ts';
+import type { ThreadSetup } from './thread-messages.ts';
 
 export const probeUserAgent = (config: Config) => `Rollcall-Probe/${config.version} (+${config.publicBaseUrl}/for-agents)`;
 
 type Seams = { resolver?: Resolver; policy?: AddressPolicy; ca?: string };
 type ThreadOptions = { hosts?: Record<string, string[]>; onLost?: (err: Error) => void };
+type Role = ThreadSetup['role'];
 
 /** Test seams are arguments (a resolver, a policy), never environment switches. */
 export function createProber(config: Config, seams: Seams = {}): Prober {
-  return new Prober(guardedClient(config, seams), config.probeAllowPrivate);
+  return new Prober(guardedClient(config, 'probe', seams), config.probeAllowPrivate);
 }
 
 /** The prober of catalog checks (its `check`), on the thread that calls it: the CLI's and the tests'. */
 export function createChecker(config: Config, seams: Seams = {}): Prober {
-  return new Prober(checkClient(config, seams), config.probeAllowPrivate);
+  return new Prober(guardedClient(config, 'check', seams), config.probeAllowPrivate);
 }
 
 /**
@@ -27,44 +29,33 @@ export function createChecker(config: Config, seams: Seams = {}): Prober {
  * cross to that thread, so it is a plain table of host names (the thread's resolver knows only
  * them), not a function.
  */
-export function createServiceProber(config: Config, options: ThreadOptions = {}): OffThreadProber {
-  const resolver = options.hosts ? tableResolver(options.hosts) : undefined;
-  return new OffThreadProber(guardedClient(config, { resolver }), config.probeAllowPrivate, { config, hosts: options.hosts, role: 'probe' }, options.onLost);
-}
+export const createServiceProber = (config: Config, options: ThreadOptions = {}) => onThread(config, 'probe', options);
 
 /**
  * The service's checker: catalog checks on a second thread, apart from the listing probes' (a
  * check's handshake on the service's loop held up publishes; on the probe thread it would hold up
  * their probes).
  */
-export function createServiceChecker(config: Config, options: ThreadOptions = {}): OffThreadProber {
+export const createServiceChecker = (config: Config, options: ThreadOptions = {}) => onThread(config, 'check', options);
+
+function onThread(config: Config, role: Role, options: ThreadOptions): OffThreadProber {
   const resolver = options.hosts ? tableResolver(options.hosts) : undefined;
-  return new OffThreadProber(checkClient(config, { resolver }), config.probeAllowPrivate, { config, hosts: options.hosts, role: 'check' }, options.onLost);
+  return new OffThreadProber(guardedClient(config, role, { resolver }), config.probeAllowPrivate, { config, hosts: options.hosts, role }, options.onLost);
 }
 
-function guardedClient(config: Config, seams: Seams): GuardedClient {
+/**
+ * The guarded client of probes, or of catalog checks: the same address policy, time and body
+ * limits; checks say so in their User-Agent and take two requests at once per host.
+ */
+function guardedClient(config: Config, role: Role, seams: Seams): GuardedClient {
   return new GuardedClient({
     policy: seams.policy ?? policyFor(config.probeAllowPrivate),
     resolver: seams.resolver,
     ca: seams.ca,
-    userAgent: probeUserAgent(config),
+    userAgent: role === 'probe' ? probeUserAgent(config) : `Rollcall-Check/${config.version} (+${config.publicBaseUrl}/for-agents)`,
     connectTimeoutMs: config.probeConnectTimeoutMs,
     totalTimeoutMs: config.probeTimeoutMs,
     maxBodyBytes: config.probeMaxBodyBytes,
-    perHostConcurrency: config.probePerHost,
-  });
-}
-
-/** The client of catalog checks: the prober's address policy, time and body limits. */
-function checkClient(config: Config, seams: Seams): GuardedClient {
-  return new GuardedClient({
-    policy: seams.policy ?? policyFor(config.probeAllowPrivate),
-    resolver: seams.resolver,
-    ca: seams.ca,
-    userAgent: `Rollcall-Check/${config.version} (+${config.publicBaseUrl}/for-agents)`,
-    connectTimeoutMs: config.probeConnectTimeoutMs,
-    totalTimeoutMs: config.probeTimeoutMs,
-    maxBodyBytes: config.probeMaxBodyBytes,
-    perHostConcurrency: 2,
+    perHostConcurrency: role === 'probe' ? config.probePerHost : 2,
   });
 }

@@ -8,7 +8,7 @@ import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from
 import { SSE_VERSION } from './sse-handshake.ts';
 import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
 import { MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
-import { checkWithin, type RemoteToCheck } from './remote-check.ts';
+import { checkRemote, type RemoteToCheck } from './remote-check.ts';
 import type { CheckFindings } from '../catalog/checks-store.ts';
 
 export type FailReason = OutboundReason | 'not_a_card' | 'invalid_card' | 'handshake_failed' | 'auth_required' | 'checks_failed' | 'duplicate_of';
@@ -169,7 +169,7 @@ export class Prober {
    * under `admit`; undefined when the host's budget had no room.
    */
   check(row: RemoteToCheck, options: Pick<ProbeOptions, 'admit'> = {}): Promise<CheckFindings | undefined> {
-    return checkWithin(this.client, row, options.admit);
+    return checkRemote(this.outbound(undefined, options.admit), row);
   }
 
   /** Ready to probe (a prober with a thread of its own starts it; this one has nothing to start). */

@@ -16,7 +16,7 @@ export interface RemoteToCheck {
 }
 
 /** A handshake's outcome as a status; undefined when the host's budget stopped it (checked later, not failed). */
-export function findingsOf(h: McpHandshake): CheckFindings | undefined {
+function findingsOf(h: McpHandshake): CheckFindings | undefined {
   if (h.error?.reason === 'host_budget') return undefined;
   const status: RemoteStatus = h.ok
     ? 'live'
@@ -43,31 +43,23 @@ export function findingsOf(h: McpHandshake): CheckFindings | undefined {
 }
 
 /**
- * One remote's handshake, by the transport its entry names (an `sse` remote is asked over SSE
- * first); a live Streamable HTTP remote's server card is read after it.
+ * One remote's check, by the transport its entry names (an `sse` remote is asked over SSE first); a
+ * live Streamable HTTP remote's server card is read after it. Undefined when the host's budget
+ * stopped it (the remote waits for the host's next hour; it did not fail); a refusal of the guarded
+ * client (an address it will not reach, a timeout) is a finding like any other.
  */
 export async function checkRemote(client: Fetcher, row: RemoteToCheck): Promise<CheckFindings | undefined> {
-  if (row.transport === 'sse') {
-    const sse = await sseHandshake(client, row.url);
-    if (sse.ok || sse.auth || sse.error || sse.spokeJsonRpc) return findingsOf(sse);
-  }
-  const found = findingsOf(await mcpHandshake(client, row.url));
-  if (found?.status !== 'live') return found;
-  const card = await readServerCard(client, row.url);
-  return card === undefined ? found : { ...found, serverCard: card };
-}
-
-/**
- * A remote's check as public work under its host's budget (`admit`): its findings, or undefined when
- * the budget stopped it (the remote waits for the host's next hour; it did not fail). A refusal of
- * the guarded client (an address it will not reach, a timeout) is a finding like any other.
- */
-export async function checkWithin(client: Fetcher, row: RemoteToCheck, admit?: (host: string) => Promise<void>): Promise<CheckFindings | undefined> {
-  const fetcher: Fetcher = admit ? { fetch: (url, init = {}) => client.fetch(url, { ...init, admit: init.admit ?? admit }) } : client;
   try {
-    return await checkRemote(fetcher, row);
+    if (row.transport === 'sse') {
+      const sse = await sseHandshake(client, row.url);
+      if (sse.ok || sse.auth || sse.error || sse.spokeJsonRpc) return findingsOf(sse);
+    }
+    const found = findingsOf(await mcpHandshake(client, row.url));
+    if (found?.status !== 'live') return found;
+    const card = await readServerCard(client, row.url);
+    return card === undefined ? found : { ...found, serverCard: card };
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;
-    return err.reason === 'host_budget' ? undefined : findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
+    return findingsOf({ ok: false, tools: [], latencyMs: null, spokeJsonRpc: false, error: err });
   }
 }
