@@ -226,17 +226,27 @@ async function publishToLive(base: string, everythingUrl: string, runs: number, 
   return out;
 }
 
-/** Milliseconds of each of `n` GETs of `url` (one at a time). */
-async function latencies(url: string, n: number): Promise<{ p50_ms: number; p99_ms: number }> {
-  const ms: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    ms.push(performance.now() - t);
+/** Requests of each read sent before any is timed: the first ones compile the code paths they take. */
+const WARM_UP = 20;
+
+/**
+ * p50 and p99 of each read in `urls`, `n` GETs each, one request at a time; the reads take turns
+ * (one of each, then again), so a read and its baseline meet the same moment of the server (its
+ * checks, its garbage collections) instead of one of them meeting all of the cold start.
+ */
+async function latencies<K extends string>(urls: Record<K, string>, n: number): Promise<Record<K, { p50_ms: number; p99_ms: number }>> {
+  const keys = Object.keys(urls) as K[];
+  const ms = new Map<K, number[]>(keys.map((k) => [k, []]));
+  for (let i = 0; i < WARM_UP + n; i++) {
+    for (const k of keys) {
+      const t = performance.now();
+      const res = await fetch(urls[k]);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${urls[k]}: ${res.status}`);
+      if (i >= WARM_UP) ms.get(k)!.push(performance.now() - t);
+    }
   }
-  return { p50_ms: round(median(ms), 2), p99_ms: round(percentile(ms, 99), 2) };
+  return Object.fromEntries(keys.map((k) => [k, { p50_ms: round(median(ms.get(k)!), 2), p99_ms: round(percentile(ms.get(k)!, 99), 2) }])) as Record<K, { p50_ms: number; p99_ms: number }>;
 }
 
 /** Remotes checked so far. */
@@ -293,6 +303,18 @@ async function statusCounts(db: Db): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.status ?? 'waiting', Number(r.n)]));
 }
 
+/** What both parts of the run share: the catalog's servers, the publish target, the data folder, the figures. */
+interface Run {
+  peers: Peers;
+  everything: { url: string };
+  dir: string;
+  perHour: number;
+  result: Record<string, unknown>;
+}
+
+/** BENCH_CATALOG_PART: `sqlite` or `postgres` runs that part alone (both by default). */
+const PART = process.env.BENCH_CATALOG_PART;
+
 export async function benchCatalogVerify() {
   const built = spawnSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
@@ -302,107 +324,122 @@ export async function benchCatalogVerify() {
   const perHour = loadConfig({}).probeHostPerHour;
   const result: Record<string, unknown> = { entries: ENTRIES, remotes: REMOTES, hosts: 1 + MID_HOSTS + SINGLES, mix_per_20: { streamable_live: 8, sse_live: 2, dead: 4, auth_required: 3, not_mcp: 3 }, host_budget_per_hour: perHour };
   try {
-    // SQLite: the catalog loaded, then the server started with and without the schedule.
-    const sqlite = openDb({ dataDir: dir });
-    result.load_s = round(await loadCatalog(sqlite, peers.ports), 1);
-    say(`catalog loaded on SQLite: ${ENTRIES} entries, ${REMOTES} remotes`);
-    const bare = await bareStartMs();
-    const quiet = await serve({ DATA_DIR: dir, CATALOG_CHECK_CONCURRENCY: '0' });
-    result.start = { serve_ms: round(quiet.startMs), bare_node_ms: round(bare), ratio_to_bare: round(quiet.startMs / bare, 2) };
-    const without = await publishToLive(quiet.base, everything.url, PUBLISH_RUNS, 'quiet');
-    say('publish-to-Live without the schedule measured');
-    await quiet.stop();
-
-    const checking = await serve({ DATA_DIR: dir });
-    const t0 = performance.now();
-    let peak = 0;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMb(checking.child.pid!).peak);
-    }, 1000);
-    // Publishes while the schedule checks (its first round comes with the periodic task, within a minute).
-    while ((await progress(sqlite)) === 0) await new Promise((r) => setTimeout(r, 200));
-    const firstCheckS = (performance.now() - t0) / 1000;
-    const sharingCores = await publishToLive(checking.base, everything.url, PUBLISH_RUNS, 'busy-shared');
-    peers.lower();
-    const withSchedule = await publishToLive(checking.base, everything.url, PUBLISH_RUNS, 'busy');
-    say(`publish-to-Live with the schedule measured (${await progress(sqlite)} remotes checked by then)`);
-    // Until nothing due is left that a host's hour allows: every remote checked or waiting for its host's next hour.
-    let checked = 0;
-    let still = 0;
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 2000));
-      const now = await progress(sqlite);
-      still = now === checked ? still + 1 : 0;
-      if (now !== checked) say(`${now} of ${REMOTES} remotes checked`);
-      checked = now;
-      // The schedule wakes at least every minute: 80 s without a check means only budget waits are left.
-      if (checked >= REMOTES || still >= 40) break;
-    }
-    const seconds = (performance.now() - t0) / 1000 - still * 2;
-    clearInterval(sampler);
-    const byStatus = await statusCounts(sqlite);
-    const hosts = await requestsPerHost(sqlite, perHour);
-    const query = `${checking.base}/api/ard/search?q=${encodeURIComponent('query a postgres database')}&limit=20`;
-    const search = await latencies(`${query}&live_only=true&max_tool_tokens=20000`, LATENCY_REQUESTS);
-    const v01 = await latencies(`${checking.base}/v0.1/servers?health=live&remote=true&max_tool_tokens=20000&limit=30`, LATENCY_REQUESTS);
-    // Baselines in the same state: the same reads without the health filters.
-    const searchPlain = await latencies(query, LATENCY_REQUESTS);
-    const v01Plain = await latencies(`${checking.base}/v0.1/servers?limit=30`, LATENCY_REQUESTS);
-    const memory = rssMb(checking.child.pid!);
-    await checking.stop();
-    await sqlite.close();
-    say('checks and reads measured; bare handshakes next');
-    const bareRun = await bareChecks(peers.ports, loadConfig({}).catalogCheckConcurrency);
-    const perCheck = hosts.total / checked; // requests of an average check of this mix
-    result.first_pass = {
-      first_check_after_start_s: round(firstCheckS, 1),
-      seconds_until_only_budget_waits: round(seconds, 1),
-      checked,
-      waiting_for_next_hour: REMOTES - checked,
-      by_status: byStatus,
-      requests_per_check: round(perCheck, 2),
-      checks_per_s: round(checked / (seconds - firstCheckS), 1),
-      bare_checks: bareRun,
-      ratio_to_bare: round(checked / (seconds - firstCheckS) / bareRun.per_s, 2),
-      hours_until_big_host_done_at_budget: round((BIG_HOST * perCheck) / hosts.public_share, 1),
-    };
-    result.requests_per_host = hosts;
-    result.memory_mb = { peak_rss: Math.max(peak, memory.peak), rss_after: memory.rss };
-    result.latency_after_checks = { ard_search_filtered: search, ard_search_unfiltered: searchPlain, v01_filtered: v01, v01_unfiltered: v01Plain };
-    result.publish_to_live_sqlite = {
-      runs: PUBLISH_RUNS,
-      without_schedule_median_s: round(median(without)),
-      with_schedule_median_s: round(median(withSchedule)),
-      ratio: round(median(withSchedule) / median(without), 2),
-      remotes_at_normal_priority: { with_schedule_median_s: round(median(sharingCores)), ratio: round(median(sharingCores) / median(without), 2) },
-    };
-
-    // PostgreSQL, two instances on one database: publish to one while both run the schedule.
-    const database = await benchDatabase(`rc_bench_catalog_${process.pid}`);
-    const pgDb = openDb({ databaseUrl: database.url, dataDir: dir });
-    try {
-      result.load_postgres_s = round(await loadCatalog(pgDb, peers.ports), 1);
-      say('catalog loaded on PostgreSQL');
-      const pgEnv = { DATABASE_URL: database.url, DATA_DIR: dir };
-      const [qa, qb] = [await serve({ ...pgEnv, CATALOG_CHECK_CONCURRENCY: '0' }), await serve({ ...pgEnv, CATALOG_CHECK_CONCURRENCY: '0' })];
-      const pgWithout = await publishToLive(qa.base, everything.url, PUBLISH_RUNS, 'pg-quiet');
-      await Promise.all([qa.stop(), qb.stop()]);
-      const [ba, bb] = [await serve(pgEnv), await serve(pgEnv)];
-      // Measured once both are past their start (index built, first rounds claimed) and checking steadily.
-      while ((await progress(pgDb)) < STEADY_CHECKS) await new Promise((r) => setTimeout(r, 200));
-      const pgWith = await publishToLive(ba.base, everything.url, PUBLISH_RUNS, 'pg-busy');
-      await Promise.all([ba.stop(), bb.stop()]);
-      // No remote was checked twice while both ran (the next check of any is an hour or more away).
-      const { rows: twice } = await sql`select url_key from catalog_check_history group by url_key having count(*) > 1`.execute(pgDb.kysely);
-      const pgChecked = await progress(pgDb);
-      result.publish_to_live_postgres_two_instances = { runs: PUBLISH_RUNS, without_schedule_median_s: round(median(pgWithout)), with_schedule_median_s: round(median(pgWith)), ratio: round(median(pgWith) / median(pgWithout), 2), remotes_checked_meanwhile: pgChecked, remotes_checked_twice: twice.length };
-    } finally {
-      await pgDb.close();
-      await database.drop();
-    }
+    const run: Run = { peers, everything, dir, perHour, result };
+    if (PART !== 'postgres') await sqlitePart(run);
+    if (PART !== 'sqlite') await postgresPart(run);
   } finally {
     await Promise.all([peers.close(), everything.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return result;
+}
+
+/** SQLite: the catalog loaded, then one server started with and without the schedule. */
+async function sqlitePart({ peers, everything, dir, perHour, result }: Run): Promise<void> {
+  const sqlite = openDb({ dataDir: dir });
+  result.load_s = round(await loadCatalog(sqlite, peers.ports), 1);
+  say(`catalog loaded on SQLite: ${ENTRIES} entries, ${REMOTES} remotes`);
+  const bare = await bareStartMs();
+  const quiet = await serve({ DATA_DIR: dir, CATALOG_CHECK_CONCURRENCY: '0' });
+  result.start = { serve_ms: round(quiet.startMs), bare_node_ms: round(bare), ratio_to_bare: round(quiet.startMs / bare, 2) };
+  const without = await publishToLive(quiet.base, everything.url, PUBLISH_RUNS, 'quiet');
+  say('publish-to-Live without the schedule measured');
+  await quiet.stop();
+
+  const checking = await serve({ DATA_DIR: dir });
+  const t0 = performance.now();
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(checking.child.pid!).peak);
+  }, 1000);
+  // Publishes while the schedule checks (its first round comes with the periodic task, within a minute).
+  while ((await progress(sqlite)) === 0) await new Promise((r) => setTimeout(r, 200));
+  const firstCheckS = (performance.now() - t0) / 1000;
+  const sharingCores = await publishToLive(checking.base, everything.url, PUBLISH_RUNS, 'busy-shared');
+  peers.lower();
+  const withSchedule = await publishToLive(checking.base, everything.url, PUBLISH_RUNS, 'busy');
+  say(`publish-to-Live with the schedule measured (${await progress(sqlite)} remotes checked by then)`);
+  // Until nothing due is left that a host's hour allows: every remote checked or waiting for its host's next hour.
+  let checked = 0;
+  let still = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const now = await progress(sqlite);
+    still = now === checked ? still + 1 : 0;
+    if (now !== checked) say(`${now} of ${REMOTES} remotes checked`);
+    checked = now;
+    // The schedule wakes at least every minute: 80 s without a check means only budget waits are left.
+    if (checked >= REMOTES || still >= 40) break;
+  }
+  const seconds = (performance.now() - t0) / 1000 - still * 2;
+  clearInterval(sampler);
+  const byStatus = await statusCounts(sqlite);
+  const hosts = await requestsPerHost(sqlite, perHour);
+  const query = `${checking.base}/api/ard/search?q=${encodeURIComponent('query a postgres database')}&limit=20`;
+  // Each filtered read beside its baseline in the same state: the same read without the health filters.
+  const reads = await latencies(
+    {
+      ard_search_filtered: `${query}&live_only=true&max_tool_tokens=20000`,
+      ard_search_unfiltered: query,
+      v01_filtered: `${checking.base}/v0.1/servers?health=live&remote=true&max_tool_tokens=20000&limit=30`,
+      v01_unfiltered: `${checking.base}/v0.1/servers?limit=30`,
+    },
+    LATENCY_REQUESTS,
+  );
+  const memory = rssMb(checking.child.pid!);
+  await checking.stop();
+  await sqlite.close();
+  say('checks and reads measured; bare handshakes next');
+  const bareRun = await bareChecks(peers.ports, loadConfig({}).catalogCheckConcurrency);
+  const perCheck = hosts.total / checked; // requests of an average check of this mix
+  result.first_pass = {
+    first_check_after_start_s: round(firstCheckS, 1),
+    seconds_until_only_budget_waits: round(seconds, 1),
+    checked,
+    waiting_for_next_hour: REMOTES - checked,
+    by_status: byStatus,
+    requests_per_check: round(perCheck, 2),
+    checks_per_s: round(checked / (seconds - firstCheckS), 1),
+    bare_checks: bareRun,
+    ratio_to_bare: round(checked / (seconds - firstCheckS) / bareRun.per_s, 2),
+    hours_until_big_host_done_at_budget: round((BIG_HOST * perCheck) / hosts.public_share, 1),
+  };
+  result.requests_per_host = hosts;
+  result.memory_mb = { peak_rss: Math.max(peak, memory.peak), rss_after: memory.rss };
+  result.latency_after_checks = reads;
+  result.publish_to_live_sqlite = {
+    runs: PUBLISH_RUNS,
+    without_schedule_median_s: round(median(without)),
+    with_schedule_median_s: round(median(withSchedule)),
+    ratio: round(median(withSchedule) / median(without), 2),
+    remotes_at_normal_priority: { with_schedule_median_s: round(median(sharingCores)), ratio: round(median(sharingCores) / median(without), 2) },
+  };
+}
+
+/** PostgreSQL, two instances on one database: publish to one while both run the schedule. */
+async function postgresPart({ peers, everything, dir, result }: Run): Promise<void> {
+  // The catalog's servers stand in for other machines (the SQLite part lowers them halfway).
+  peers.lower();
+  const database = await benchDatabase(`rc_bench_catalog_${process.pid}`);
+  const pgDb = openDb({ databaseUrl: database.url, dataDir: dir });
+  try {
+    result.load_postgres_s = round(await loadCatalog(pgDb, peers.ports), 1);
+    say('catalog loaded on PostgreSQL');
+    const pgEnv = { DATABASE_URL: database.url, DATA_DIR: dir };
+    const [qa, qb] = [await serve({ ...pgEnv, CATALOG_CHECK_CONCURRENCY: '0' }), await serve({ ...pgEnv, CATALOG_CHECK_CONCURRENCY: '0' })];
+    const pgWithout = await publishToLive(qa.base, everything.url, PUBLISH_RUNS, 'pg-quiet');
+    await Promise.all([qa.stop(), qb.stop()]);
+    const [ba, bb] = [await serve(pgEnv), await serve(pgEnv)];
+    // Measured once both are past their start (index built, first rounds claimed) and checking steadily.
+    while ((await progress(pgDb)) < STEADY_CHECKS) await new Promise((r) => setTimeout(r, 200));
+    const pgWith = await publishToLive(ba.base, everything.url, PUBLISH_RUNS, 'pg-busy');
+    await Promise.all([ba.stop(), bb.stop()]);
+    // No remote was checked twice while both ran (the next check of any is an hour or more away).
+    const { rows: twice } = await sql`select url_key from catalog_check_history group by url_key having count(*) > 1`.execute(pgDb.kysely);
+    const pgChecked = await progress(pgDb);
+    result.publish_to_live_postgres_two_instances = { runs: PUBLISH_RUNS, without_schedule_median_s: round(median(pgWithout)), with_schedule_median_s: round(median(pgWith)), ratio: round(median(pgWith) / median(pgWithout), 2), remotes_checked_meanwhile: pgChecked, remotes_checked_twice: twice.length };
+  } finally {
+    await pgDb.close();
+    await database.drop();
+  }
 }
