@@ -205,18 +205,20 @@ test('unknown, malformed, replaced and lapsed owner tokens and rc_ product token
   assert.equal(new Set(answers).size, 1, `one message for every cause: ${[...new Set(answers)].join(' | ')}`);
 });
 
-test('product tokens (rc_) never identify a caller: as an access_token argument they are ignored and the call is the caller\'s own', async () => {
+test('product tokens (rc_) never identify a caller: an access_token argument is refused as one the tool does not take, and spends nothing', async () => {
   const id = await listing('Product Holder', newDomain());
   const owner = await owned(id);
   const product = await productToken(id, `listing:${id}`);
   const address = newAddress();
-  const viaMcp = ok(await call(TEST_TOOL, { access_token: product }, address));
-  assert.deepEqual([viaMcp.meter.subject.kind, viaMcp.meter.used_today], ['address', 1]);
+  const viaMcp = failure(await call(TEST_TOOL, { access_token: product }, address));
+  assert.deepEqual([viaMcp.code, viaMcp.field], ['unknown_argument', 'access_token']);
   const viaRest = await rest(address, { access_token: product });
-  assert.equal(viaRest.status, 200, JSON.stringify(viaRest.body));
-  assert.deepEqual([viaRest.body.meter.subject.kind, viaRest.body.meter.used_today], ['address', 2]);
-  const pricing = ok(await call('list_event_pricing', { access_token: product }, address));
-  assert.deepEqual([pricing.caller.kind, usedOf(pricing)], ['address', 2]);
+  assert.equal(viaRest.status, 400, JSON.stringify(viaRest.body));
+  assert.deepEqual([viaRest.body.error.code, viaRest.body.error.field], ['unknown_argument', 'access_token']);
+  const pricing = failure(await call('list_event_pricing', { access_token: product }, address));
+  assert.equal(pricing.code, 'unknown_argument');
+  // Refused before anything ran: neither the caller's address nor the listing was spent.
+  assert.equal(usedOf(ok(await call('list_event_pricing', {}, address))), 0);
   const listingDay = ok(await call('list_event_pricing', {}, newAddress(), asOwner(owner)));
   assert.equal(usedOf(listingDay), 0, 'the listing was never spent by its product token');
 });

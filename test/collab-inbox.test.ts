@@ -183,8 +183,12 @@ test(`endorse, co_sign_founding and create_collab_workflow post to the addressee
   const seatA = await ok('leave_feedback', { agent_name: 'inbox-a', rating: 5, body: SENTENCE, listing_id: a });
   const seatB = await ok('leave_feedback', { agent_name: 'inbox-b', rating: 5, body: SENTENCE, listing_id: b });
   assert.deepEqual([seatA.founding.outcome, seatB.founding.outcome], ['seat', 'seat']);
-  // The seat's product token does not co-sign: only the owner token acts for the listing.
-  assert.equal((await fails('co_sign_founding', { access_token: seatA.access_token, partner_listing_id: b, body: 'They answered every probe cleanly and fast.' }, null)).code, 'owner_token_required');
+  // The seat's product token does not co-sign: only the owner token acts for the listing (as an
+  // argument it is one co_sign_founding does not take; as the Bearer it is no owner token).
+  assert.equal((await fails('co_sign_founding', { access_token: seatA.access_token, partner_listing_id: b, body: 'They answered every probe cleanly and fast.' }, null)).code, 'unknown_argument');
+  const asProduct = (await (await clientWith(seatA.access_token)).callTool({ name: 'co_sign_founding', arguments: { listing_id: a, partner_listing_id: b, body: 'They answered every probe cleanly and fast.' } })) as unknown as Result;
+  assert.equal(asProduct.isError, true, JSON.stringify(asProduct.structuredContent));
+  assert.equal(asProduct.structuredContent.error.code, 'invalid_owner_token');
   await ok('co_sign_founding', { listing_id: a, partner_listing_id: b, body: 'They answered every probe cleanly and fast.' });
   await ok('co_sign_founding', { listing_id: b, partner_listing_id: a, body: 'Their endorsements matched the real work done.' });
   // A repeated co-sign changes nothing and posts nothing.

@@ -103,16 +103,28 @@ test('arguments that fail the schema are an isError result a model can read, not
   assert.equal(structured(noUrl).error.field, 'url');
 });
 
-test('every tool answers wrong-typed arguments with a readable isError result', async () => {
+/** A value of another type than the JSON Schema property asks for. */
+function wrongTyped(property: { type?: string | string[] }): unknown {
+  const type = Array.isArray(property.type) ? property.type[0] : property.type;
+  return type === 'string' ? 123 : type === 'array' ? 'not-a-list' : type === 'object' ? 7 : type === 'number' || type === 'integer' || type === 'boolean' ? 'not-a-value' : [];
+}
+
+test('every tool answers wrong-typed arguments with a readable isError result, and an argument it does not take with unknown_argument', async () => {
   const { tools } = await client.listTools();
-  const wrong = { url: 123, id: 5, name: [], listing_id: 7, capabilities: 'not-a-list', q: 42 };
   for (const tool of tools) {
-    const result = await client.callTool({ name: tool.name, arguments: wrong });
-    assert.equal(result.isError, true, tool.name);
-    const s = structured(result);
-    assert.equal(s.ok, false, tool.name);
-    assert.equal(s.error.code, 'invalid_input', `${tool.name}: ${JSON.stringify(s.error)}`);
-    assert.ok(s.error.details.length >= 1, tool.name);
+    const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string | string[] }>;
+    const names = Object.keys(properties);
+    if (names.length) {
+      const wrong = Object.fromEntries(names.map((n) => [n, wrongTyped(properties[n]!)]));
+      const s = structured(await client.callTool({ name: tool.name, arguments: wrong }));
+      assert.equal(s.ok, false, tool.name);
+      assert.equal(s.error.code, 'invalid_input', `${tool.name}: ${JSON.stringify(s.error)}`);
+      assert.ok(s.error.details.length >= 1, tool.name);
+    }
+    const extra = await client.callTool({ name: tool.name, arguments: { not_an_argument: 1 } });
+    assert.equal(extra.isError, true, tool.name);
+    const e = structured(extra).error;
+    assert.deepEqual([e.code, e.field, e.details.accepted], ['unknown_argument', 'not_an_argument', names], `${tool.name}: ${JSON.stringify(e)}`);
   }
 });
 

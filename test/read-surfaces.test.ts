@@ -64,8 +64,8 @@ test(`every read surface is a route described in /openapi.json; two are tools as
   const names = tools.map((x) => x.name);
   for (const tool of ['list_opportunities', 'get_feedback_pricing']) assert.ok(names.includes(tool), tool);
   // The tools refuse arguments they do not know; REST ignores extra query parameters.
-  assert.equal((await t.fail('list_opportunities', { capability: 'x' })).code, 'invalid_input');
-  assert.equal((await t.fail('get_feedback_pricing', { price: 3 })).code, 'invalid_input');
+  assert.equal((await t.fail('list_opportunities', { capability: 'x' })).code, 'unknown_argument');
+  assert.equal((await t.fail('get_feedback_pricing', { price: 3 })).code, 'unknown_argument');
   await get('opportunities', '?utm_source=x');
   for (const restOnly of ['list_feedback', 'product_learning', 'improvement_log', 'listing_lifecycle', 'feedback_preferences', 'discovery_pack', 'founding_dogfood', 'products_agent']) assert.equal(names.includes(restOnly), false, restOnly);
 });

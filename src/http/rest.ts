@@ -178,7 +178,8 @@ function withPathParams(params: Record<string, string>, given: Record<string, st
 /** One REST call of a route's operation. */
 async function runRoute(services: BaseServices, route: RestRoute, request: FastifyRequest, reply: FastifyReply, raw: unknown) {
   const ctx = requestCtx(services, request);
-  const result = await runOperation(route.operation, ctx, raw, 'rest');
+  // A body field the operation does not take is refused; a query string may carry others (caches, trackers).
+  const result = await runOperation(route.operation, ctx, raw, 'rest', route.from === 'body');
   // What the operation handed the door beside its result (the x402 receipt headers).
   if (ctx.response) reply.headers(ctx.response.headers);
   return result;

@@ -10,7 +10,7 @@ import type { Clock } from './clock.ts';
 import type { Db } from './db/dialect.ts';
 import type { Metrics } from './metrics.ts';
 import type { Redis } from 'ioredis';
-import { invalidInput } from './errors.ts';
+import { type AppError, badRequest, invalidInput } from './errors.ts';
 import { COUNTERS, toolCounter, type UsageCounters } from './usage/counters.ts';
 import type { HostBudgets } from './budget/host-budgets.ts';
 
@@ -119,17 +119,53 @@ export function countToolCall(usage: UsageCounters, name: string): void {
   usage.count(toolCounter(name));
 }
 
-/** Checks raw input against the door's schema and runs the operation. */
+/**
+ * The argument names an input schema takes (an object's keys, through optional, default and pipe
+ * wrappers, across a union's options); undefined when it takes any (not an object, or one with a
+ * catchall).
+ */
+export function acceptedArguments(schema: z.ZodType): string[] | undefined {
+  if (schema instanceof z.ZodObject) {
+    const catchall = schema._zod.def.catchall;
+    return catchall && !(catchall instanceof z.ZodNever) ? undefined : Object.keys(schema.shape);
+  }
+  if (schema instanceof z.ZodPipe) return acceptedArguments(schema._zod.def.in as z.ZodType);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return acceptedArguments(schema._zod.def.innerType as z.ZodType);
+  const parts = schema instanceof z.ZodUnion ? (schema._zod.def.options as z.ZodType[]) : schema instanceof z.ZodIntersection ? [schema._zod.def.left as z.ZodType, schema._zod.def.right as z.ZodType] : undefined;
+  if (!parts) return undefined;
+  const keys = parts.map(acceptedArguments);
+  return keys.some((k) => k === undefined) ? undefined : [...new Set(keys.flat() as string[])];
+}
+
+/** A 400 naming the arguments `raw` gives that `schema` does not take, and those it does; undefined when there are none. */
+function unknownArguments(schema: z.ZodType, raw: unknown): AppError | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const accepted = acceptedArguments(schema);
+  if (!accepted) return undefined;
+  const unknown = Object.keys(raw).filter((k) => !accepted.includes(k));
+  if (!unknown.length) return undefined;
+  const named = (keys: string[]) => keys.map((k) => JSON.stringify(k.slice(0, 64))).join(', ');
+  return badRequest('unknown_argument', `${unknown.length === 1 ? 'unknown argument' : 'unknown arguments'} ${named(unknown.slice(0, 10))}; accepted: ${named(accepted) || 'none'}`, unknown[0]!.slice(0, 64), { unknown: unknown.slice(0, 10), accepted });
+}
+
+/**
+ * Checks raw input against the door's schema and runs the operation. `refuseUnknown`: an argument
+ * the schema does not take is a 400 instead of being dropped (the tool doors, and REST bodies: a
+ * misspelt argument must not quietly become a missing one).
+ */
 export async function runOperation<S extends z.ZodType, R, X>(
   op: Operation<S, R, X>,
   ctx: Ctx & X,
   raw: unknown,
   door: Door,
+  refuseUnknown = door === 'mcp' || door === 'a2a',
 ): Promise<R> {
   // The tool doors (MCP, and A2A data parts naming a tool) use the stricter tool input.
   // A tool call served (MCP tools/call, an A2A request that names a tool or intent), bad input included.
   if (door === 'mcp' || door === 'a2a') countToolCall(ctx.usage, op.name);
   const schema = door !== 'rest' && op.toolInput ? op.toolInput : op.input;
+  const unknown = refuseUnknown ? unknownArguments(schema, raw) : undefined;
+  if (unknown) throw unknown;
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   return op.handler(ctx, parsed.data as z.output<S>);

@@ -123,7 +123,7 @@ export class RollcallExecutor implements AgentExecutor {
         const err = { code: 'unknown_tool', message: `no tool is named ${JSON.stringify(understood.tool.slice(0, 64))}; the data part's tools lists them`, tools: this.deps.help.tools };
         return { state: TaskState.TASK_STATE_FAILED, summary: `${err.code}: ${err.message}`, data: { ok: false, error: err, help: h.data }, ran: { tool: 'unknown' } };
       }
-      return this.run(ctx, op, understood.arguments, understood.tool, { tool: understood.tool, operation: op.name });
+      return this.run(ctx, op, understood.arguments, understood.tool, { tool: understood.tool, operation: op.name }, true);
     }
     const op = this.deps.operations.get(understood.operation);
     if (!op) {
@@ -131,12 +131,13 @@ export class RollcallExecutor implements AgentExecutor {
       const h = helpAnswer(this.deps.help, 'unknown');
       return { state: TaskState.TASK_STATE_COMPLETED, summary: h.text, data: h.data, artifact: 'help', ran: { answer: 'help', reason: 'unknown' } };
     }
-    return this.run(ctx, op, understood.input, understood.intent, { intent: understood.intent, operation: op.name });
+    return this.run(ctx, op, understood.input, understood.intent, { intent: understood.intent, operation: op.name }, false);
   }
 
-  private async run(ctx: Ctx, op: AnyOperation, input: unknown, what: string, ran: Record<string, string>): Promise<Outcome> {
+  /** `strict`: the caller named the arguments (a tool data part), so one the tool does not take is refused; an intent's input is built here. */
+  private async run(ctx: Ctx, op: AnyOperation, input: unknown, what: string, ran: Record<string, string>, strict: boolean): Promise<Outcome> {
     try {
-      const result = plain(await runOperation(op, ctx, input, 'a2a'));
+      const result = plain(await runOperation(op, ctx, input, 'a2a', strict));
       return { state: TaskState.TASK_STATE_COMPLETED, summary: summarize(op.name, result), data: result, artifact: 'result', ran };
     } catch (err) {
       // The database could not answer: not the task's failure; the door answers 503 (see DB_FAILURE_KEY).

@@ -31,7 +31,7 @@ const errorSchema = {
         code: { type: 'string' },
         message: { type: 'string' },
         field: { type: 'string' },
-        details: { description: 'For invalid_input: every failing field as {field, message}.' },
+        details: { description: 'For invalid_input: every failing field as {field, message}. For unknown_argument: {unknown, accepted}, the argument names sent that the operation does not take and those it does.' },
       },
     },
     request_id: { type: 'string' },
