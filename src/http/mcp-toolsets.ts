@@ -58,6 +58,33 @@ const byTool = new Map<string, ToolsetName>(TOOLSET_NAMES.flatMap((t) => TOOLSET
 /** The toolset a tool belongs to (undefined for find_tools, served everywhere, and for a tool no toolset names). */
 export const toolsetOf = (tool: string): ToolsetName | undefined => byTool.get(tool);
 
+/** A suggested call in an answer: `{tool, args, why}` (platform/next-step.ts), wherever it sits. */
+const isSuggestedCall = (v: Record<string, unknown>): boolean =>
+  typeof v.tool === 'string' && typeof v.why === 'string' && typeof v.args === 'object' && v.args !== null && !Array.isArray(v.args);
+
+/**
+ * An answer of a toolset's endpoint with `endpoint` (the full URL of the toolset that serves it)
+ * added to every suggested call of a tool this toolset does not serve, so an agent follows it
+ * without guessing where it is. The answer itself is not changed: what differs is copied.
+ */
+export function withEndpoints<T>(answer: T, toolset: ToolsetName, base: string): T {
+  const visit = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const items = v.map(visit);
+      return items.some((item, i) => item !== v[i]) ? items : v;
+    }
+    if (typeof v !== 'object' || v === null) return v;
+    const o = v as Record<string, unknown>;
+    const entries = Object.entries(o).map(([k, item]) => [k, visit(item)] as const);
+    const changed = entries.some(([k, item]) => item !== o[k]);
+    const home = isSuggestedCall(o) && o.endpoint === undefined ? toolsetOf(o.tool as string) : undefined;
+    const elsewhere = home !== undefined && home !== toolset;
+    if (!changed && !elsewhere) return o;
+    return { ...Object.fromEntries(entries), ...(elsewhere ? { endpoint: `${base}${toolsetPath(home)}` } : {}) };
+  };
+  return visit(answer) as T;
+}
+
 /** The operations of a toolset, in the catalog's order (an alias's operation counts once). */
 export function toolsetOperations(catalog: readonly AnyOperation[], toolset: ToolsetName): AnyOperation[] {
   const names = new Set<string>(TOOLSETS[toolset]);

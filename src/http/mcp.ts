@@ -14,7 +14,7 @@ import { dbFailure } from '../platform/db/failures.ts';
 import { encodeJson, x402Of, X402_HEADERS } from '../metering/x402-shapes.ts';
 import { hostAllowed, originAllowed } from './origin.ts';
 import { buildToolList } from './mcp-tools.ts';
-import { FIRST_TOOLSET, findToolsOperation, TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetLinks, toolsetOf, toolsetOperations, toolsetPath, type ToolsetName } from './mcp-toolsets.ts';
+import { FIRST_TOOLSET, findToolsOperation, withEndpoints, TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetLinks, toolsetOf, toolsetOperations, toolsetPath, type ToolsetName } from './mcp-toolsets.ts';
 import { AnswerCache, matchesEtag } from './response-cache.ts';
 import { latestChange } from '../platform/db/changes.ts';
 import { restRoutes } from './rest.ts';
@@ -206,7 +206,9 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
       const metaPayment = isObject(params._meta) ? params._meta['x402/payment'] : undefined;
       if (isObject(metaPayment)) ctx.payment = encodeJson(metaPayment);
       else if (typeof metaPayment === 'string' && metaPayment.trim() !== '') ctx.payment = metaPayment.trim();
-      const structured = await runOperation(op, ctx, args, 'mcp');
+      const answer = await runOperation(op, ctx, args, 'mcp');
+      // A toolset's endpoint says where each suggested call of another toolset is served.
+      const structured = toolset ? withEndpoints(answer, toolset, base) : answer;
       const extras = ctx.response ?? { headers: {}, meta: {} };
       Object.assign(headers, extras.headers);
       const result = toolResult(structured, extras.meta, modern);

@@ -38,6 +38,8 @@ export interface Step {
   tool: string;
   args: Record<string, unknown>;
   needs?: string[];
+  /** The MCP endpoint that serves the tool, when the answer came from one that does not. */
+  endpoint?: string;
 }
 
 /** Every next_step inside an answer, at any depth. */
