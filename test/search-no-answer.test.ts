@@ -51,7 +51,7 @@ after(async () => {
 interface Answer {
   count: number;
   match: 'strong' | 'weak' | 'none';
-  hits: { match?: string; name: string; listing_id?: string; why: string[] }[];
+  hits: { match?: string; name: string; listing_id?: string; score?: number | null; why: string[] }[];
 }
 
 async function rest(c: Catalog, q: string): Promise<Answer> {
@@ -112,6 +112,18 @@ test(`search_active: a Live listing is found through its tool text alone; a need
   assert.equal(found.hits[0]!.listing_id, listed.body.listing_id);
   assert.ok(found.hits[0]!.why.some((w) => /gzip/.test(w)), JSON.stringify(found.hits[0]!.why));
   for (const q of ['find a plumber near me', 'book a tee time at a golf course this saturday']) assertNoAnswer(await tool(c, 'search_active', { q }), q);
+  // The same relevance as ard_search: "send an email" matched the everything server on "send" alone,
+  // and with no other Live listing it scored 100 in search_active while the catalog's mail servers
+  // ranked far above it in ard_search. Each search_active hit has ard_search's score and match.
+  for (const q of ['send an email', 'compress a file with gzip', 'echo a message back']) {
+    const active = await tool(c, 'search_active', { q });
+    const all = await tool(c, 'ard_search', { q, limit: 100 });
+    for (const hit of active.hits) {
+      const same = all.hits.find((h) => h.listing_id === hit.listing_id);
+      assert.deepEqual([hit.score, hit.match], [same?.score, same?.match], `${q}: ${JSON.stringify(hit)} against ${JSON.stringify(same)}`);
+    }
+    if (q === 'send an email') assert.ok(active.hits.every((h) => (h.score ?? 0) < 50), JSON.stringify(active.hits.map((h) => [h.name, h.score, h.why])));
+  }
 });
 
 test(`dev catalog: a short word missing a letter, and a misspelling a few of its entries share, are corrected (${engine})`, async () => {

@@ -216,8 +216,9 @@ export const searchActive = defineOperation({
       const presented = await present(ctx, asHits, new Map(rows.map((r) => [r.id, r])));
       return { ok: true as const, query: '', count: presented.length, hits: presented };
     }
-    // The category is not in the index: ask for more and keep those in it.
-    const hits = await search(ctx, 'search_active', input.q, { source: 'listing', kind: input.kind }, input.category_id ? 100 : limit);
+    // Scored against the whole index, as ard_search scores them. The category is not in the index:
+    // ask for more and keep those in it.
+    const hits = await search(ctx, 'search_active', input.q, { source: 'listing', kind: input.kind, againstAll: true }, input.category_id ? 100 : limit);
     const rows = new Map((await findListingsByIds(ctx.db.kysely, hits.map((h) => docSubject(h.id).key))).map((r) => [r.id, r]));
     const kept = hits.filter((h) => inCategory(rows.get(docSubject(h.id).key))).slice(0, limit);
     const presented = await present(ctx, kept, rows);

@@ -28,6 +28,12 @@ export interface SearchFilter {
   source?: 'listing' | 'catalog';
   ids?: ReadonlySet<string>;
   health?: HealthFilter;
+  /**
+   * Score and floor as the unfiltered query would, then keep what passes: a hit's score, its floor
+   * and its need's best are those of the whole index (search_active's Live listings rank as they
+   * do in ard_search, instead of a weak match scoring 100 because nothing better passed).
+   */
+  againstAll?: boolean;
 }
 
 export interface SearchHit {
@@ -314,13 +320,19 @@ export class SearchEngine {
     // The floor is checked on the best raw scores only; when a large catalog fills that window with
     // documents that fail it (many near-copies matching one word strongly), the window widens.
     let candidates: Candidate[] = [];
+    // Against the whole index: the unfiltered best candidates join the pool, so they set the floor
+    // and the scale; they are dropped once scored.
+    const reference = filter.againstAll ? topSlots(touched, scores, CANDIDATES, () => true) : [];
+    let kept = 0;
     for (let window = Math.max(CANDIDATES, limit * 20); ; window *= 8) {
       const top = topSlots(touched, scores, window, passes);
-      candidates = this.options.floor ? aboveFloor(collect(top), minCoverage) : collect(top);
-      if (candidates.length >= limit || top.length < window || window >= MAX_CANDIDATES) break;
+      const pool = reference.length ? [...new Set([...top, ...reference])] : top;
+      candidates = this.options.floor ? aboveFloor(collect(pool), minCoverage) : collect(pool);
+      kept = reference.length ? candidates.filter((c) => passes(c.slot)).length : candidates.length;
+      if (kept >= limit || top.length < window || window >= MAX_CANDIDATES) break;
     }
     for (let i = 0; i < touched.length; i++) scores[touched.slots[i]!] = 0;
-    if (candidates.length === 0) return [];
+    if (kept === 0) return [];
     candidates.sort(byRelevance);
     // Several needs: each need's best in turn, so one need's many matches do not hide the other's.
     // (Only when the best hit does not serve every need: "rows and columns in my sheets" is one need.)
@@ -329,7 +341,8 @@ export class SearchEngine {
     const ordered = lists.map((list) => {
       const best = list[0]?.relevance ?? 1;
       const sorted = tieBreak ? orderNearTies(list, tieBreak) : list;
-      return sorted.map((c) => ({ c, score: Math.round((100 * c.relevance) / best) }));
+      const scored = sorted.map((c) => ({ c, score: Math.round((100 * c.relevance) / best) }));
+      return reference.length ? scored.filter(({ c }) => passes(c.slot)) : scored;
     });
     return interleave(ordered)
       .slice(0, limit)
