@@ -38,6 +38,10 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.equal(b.complete_founding_path.tool, 'complete_founding_path');
   assert.deepEqual(Object.keys(b.complete_founding_path.arguments).sort(), ['agent_name', 'audience', 'body', 'listing_id', 'rating']);
   assert.equal(b.complete_founding_path.arguments.audience, 'mcp');
+  // The verdict is never suggested: the caller writes its own rating and body.
+  assert.deepEqual([b.complete_founding_path.arguments.rating, b.complete_founding_path.arguments.body], [null, null]);
+  assert.deepEqual(b.complete_founding_path.needs, ['rating', 'body', 'owner_token']);
+  assert.doesNotMatch(JSON.stringify(b), /"rating":5/);
   assert.equal(b.deal.founding_free_seats, 100);
   assert.equal(b.deal.percent_off, 100);
   assert.equal(b.deal.no_stripe, true);

@@ -11,6 +11,9 @@ import { nextStep, type NextStep } from '../platform/next-step.ts';
 /** A suggested tool call as one line: `tool {"arg": ...}`. */
 export const toolLine = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
 
+/** A verdict is the caller's own: the rating and the body are left for it to write (null), never suggested. */
+const feedbackLine = (row: ListingRow): string => toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: null, body: null });
+
 function stageOf(row: ListingRow, flags: FunnelFlags): Stage {
   if (row.lane !== 'active') return 'list';
   if (flags.founding_verified || flags.feedbacked) return 'feedback';
@@ -23,7 +26,7 @@ function nextFor(row: ListingRow, stage: Stage): string {
   if (row.lane === 'failed') return `${toolLine('list_yourself', { url: row.url })} (fix: ${row.lane_reason ?? 'probe failed'}, then republish to re-probe)`;
   if (stage === 'list') return toolLine('check_status', { id: row.id });
   if (stage === 'live') return toolLine('take_demo', { listing_id: row.id });
-  if (stage === 'demo') return toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' });
+  if (stage === 'demo') return feedbackLine(row);
   return toolLine('check_status', { id: row.id });
 }
 
@@ -74,7 +77,7 @@ function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: str
       body: demoBody,
       curl: curlPost(demoUrl, demoBody),
       deal: { founding_free_seats: deal.founding_free_seats, percent_off: deal.percent_off, no_stripe: deal.no_stripe },
-      next_after_demo: toolLine('leave_feedback', { listing_id: row.id, agent_name: row.name, rating: 5, body: '<one honest sentence>' }),
+      next_after_demo: feedbackLine(row),
       funnel: STAGES,
     },
     take_demo_get: takeDemoGet,
@@ -84,9 +87,11 @@ function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: str
         listing_id: row.id,
         agent_name: row.name,
         audience: row.kind,
-        rating: 5,
-        body: '<one honest sentence about what worked or did not>',
+        rating: null,
+        body: null,
       },
+      // What only the caller writes: its rating (1-5), one sentence of its own, and the owner token.
+      needs: ['rating', 'body', 'owner_token'],
     },
     deal,
     activation: {
