@@ -27,7 +27,7 @@ function nextFor(row: ListingRow, stage: Stage): string {
   if (stage === 'list') return toolLine('check_status', { id: row.id });
   if (stage === 'live') return toolLine('take_demo', { listing_id: row.id });
   if (stage === 'demo') return feedbackLine(row);
-  return toolLine('check_status', { id: row.id });
+  return toolLine('improve_kernel', { listing_id: row.id, agent_name: row.name, goals: null });
 }
 
 /**
@@ -42,7 +42,8 @@ function nextStepFor(row: ListingRow, stage: Stage): NextStep {
   if (stage === 'demo') {
     return nextStep('leave_feedback', { listing_id: row.id, agent_name: row.name }, 'Demoed: rate it (rating, 1-5) and say in one sentence of your own (body) what worked or did not; with the owner token it takes a founding seat.', ['rating', 'body', 'owner_token']);
   }
-  return nextStep('check_status', { id: row.id }, 'Nothing is waiting: the status shows the badge, rank and presence.');
+  // Past the feedback the founding path is done: the next thing worth doing is what it opened.
+  return nextStep('improve_kernel', { listing_id: row.id, agent_name: row.name }, 'The path is done: the value tools are next. improve_kernel builds your agent\'s kernel and system prompt from your goals (in your own words), its card quoted as data.', ['goals']);
 }
 
 function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: string) {
