@@ -124,7 +124,7 @@ export function countToolCall(usage: UsageCounters, name: string): void {
  * wrappers, across a union's options); undefined when it takes any (not an object, or one with a
  * catchall).
  */
-export function acceptedArguments(schema: z.ZodType): string[] | undefined {
+function acceptedArguments(schema: z.ZodType): string[] | undefined {
   if (schema instanceof z.ZodObject) {
     const catchall = schema._zod.def.catchall;
     return catchall && !(catchall instanceof z.ZodNever) ? undefined : Object.keys(schema.shape);
