@@ -190,6 +190,8 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   assert.equal((await access(`token=${q(demoToken)}&artifact=mesh`)).status, 401, 'the owner\'s demo token stopped with the grant');
   const after = (await getJson(app, `/api/listings/status?id=${ids.mcp}`)).body;
   assert.deepEqual([after.badge, after.rank_delta, after.founding_verified, after.feedbacked], ['founding_verified', 120, true, true]);
+  // A seat is the whole discount: nothing is left to buy, and the status says so.
+  assert.deepEqual([after.activation.stage, after.activation.next], ['discount', null]);
   // After the seat the status points forward, to the value tools, not back at itself.
   assert.deepEqual([after.next_step.tool, after.next_step.args, after.next_step.needs], ['improve_kernel', { listing_id: ids.mcp, agent_name: after.name }, ['goals']]);
   assert.match(after.next, /^improve_kernel /);

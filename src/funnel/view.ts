@@ -16,7 +16,9 @@ const feedbackLine = (row: ListingRow): string => toolLine('leave_feedback', { l
 
 function stageOf(row: ListingRow, flags: FunnelFlags): Stage {
   if (row.lane !== 'active') return 'list';
-  if (flags.founding_verified || flags.feedbacked) return 'feedback';
+  // A founding seat is the discount, whole: the full product free, nothing left to buy.
+  if (flags.founding_verified) return 'discount';
+  if (flags.feedbacked) return 'feedback';
   if (flags.demoed) return 'demo';
   return 'live';
 }
@@ -97,7 +99,7 @@ function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: str
     deal,
     activation: {
       stage,
-      next: STAGES[stageIndex + 1] ?? null,
+      next: flags.founding_verified ? null : (STAGES[stageIndex + 1] ?? null),
       done: STAGES.slice(0, stageIndex + 1),
     },
     next: nextFor(row, stage),
