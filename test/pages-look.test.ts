@@ -142,7 +142,7 @@ test('each page\'s main action is reached with Tab and shows its focus ring, and
     { path: '/connectors', selector: '.table-wrap[role=region]' },
     { path: '/talk', selector: 'main a[href="/api/feed"]' },
     { path: '/collab', selector: 'main figure.code pre' },
-    { path: `/l/${liveId}`, selector: 'main a.btn.primary' },
+    { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="next-h"] pre' },
     { path: `/l/${world.pendingId}`, selector: '#wait-refresh' },
   ];
   const { page, context, errors } = await world.viewer({ width: WIDTHS.phone });

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { engine, postJson, getJson } from './helpers/app.ts';
 import { waitForLane } from './helpers/wait.ts';
 import { setListingState } from './helpers/state.ts';
+import { ownListing } from './helpers/owners.ts';
 import { activeElement, assertAccessible, focusRingProblem, SHOTS, startPagesWorld, tabTo, WIDTHS, type PagesWorld } from './helpers/pages-browser.ts';
 
 const DAY_MS = 86_400_000;
@@ -27,13 +28,16 @@ after(async () => {
   await world?.close();
 });
 
-test('the list form takes a local MCP server to Live in the browser, then offers the demo', async () => {
+test('the list form takes a local MCP server to Live in the browser, then offers the claim, with the demo beside it', async () => {
   const { page, context, errors } = await world.open('/list');
   await page.fill('input[name=url]', world.everything.url);
   await page.click('#list-form button[type=submit]');
   await page.locator('#list-live').waitFor({ state: 'visible', timeout: 30_000 });
   assert.match(await page.locator('#list-status').innerText(), /^Live: Everything Reference Server scored \d+ of 100/);
-  assert.equal(await page.locator('#live-h').innerText(), 'It is Live. Take the free demo.');
+  // Unclaimed, its next step is the claim; the demo is on offer beside it until one is taken.
+  assert.equal(await page.locator('#live-h').innerText(), 'It is Live. Claim it, then take the free demo.');
+  assert.match(await page.locator('#live-next').innerText(), /^Next: Live and unclaimed: its owner claims it first \(claim_listing/);
+  assert.equal((await activeElement(page)).id, 'listing-link');
   const demo = await page.locator('#demo-link').getAttribute('href');
   const m = /listing_id=([^&]+)/.exec(demo ?? '');
   assert.ok(m, `demo link ${demo}`);
@@ -43,13 +47,12 @@ test('the list form takes a local MCP server to Live in the browser, then offers
   // The real API agrees: the browser went through POST /api/publish and the status route.
   const status = await getJson(world.app, `/api/listings/status?id=${liveId}`);
   assert.equal(status.body.lane, 'active');
+  assert.deepEqual([status.body.next_step.tool, status.body.next_step.args], ['claim_listing', { listing_id: liveId }]);
   await assertAccessible(page, '/list, Live');
   await page.screenshot({ path: path.join(SHOTS, `${engine}-list-live-desktop.png`), fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-
 
 test('the try page runs improve_kernel and a search from the keyboard, and catalog results link to their page', async () => {
   const { page, context, errors } = await world.open('/try');
@@ -164,7 +167,7 @@ test('charts render from real data: the growth charts and the listing\'s probe h
   const badges = listing.page.locator('.badges img');
   assert.equal(await badges.count(), 5);
   assert.ok(await badges.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the badge image loaded');
-  assert.match(await listing.page.locator('figure.code pre').first().innerText(), new RegExp(`\\[!\\[.*\\]\\(.*/badge/live\\?id=${liveId}\\)\\]`));
+  assert.match(await listing.page.locator('section[aria-labelledby="badge-h"] figure.code pre').first().innerText(), new RegExp(`\\[!\\[.*\\]\\(.*/badge/live\\?id=${liveId}\\)\\]`));
   assert.deepEqual(listing.errors, []);
   await listing.context.close();
 });
@@ -207,7 +210,7 @@ test('the keyboard reaches the main actions: skip link, navigation, forms and th
   await list.page.keyboard.type(world.everything.url);
   await list.page.keyboard.press('Enter');
   await list.page.locator('#list-live').waitFor({ state: 'visible', timeout: 30_000 });
-  assert.equal((await activeElement(list.page)).id, 'demo-link');
+  assert.equal((await activeElement(list.page)).id, 'listing-link');
   assert.equal(await focusRingProblem(list.page), '');
   await list.context.close();
 });
@@ -233,8 +236,6 @@ test('a failed list submit keeps the keyboard focus where it was and says what w
   assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   await context.close();
 });
-
-
 
 test('a listing that waits for its probe never reloads itself: a Refresh status link, and the change of lane said in a live region', async () => {
   const res = await world.app.http.inject({ method: 'GET', url: `/l/${world.pendingId}` });
@@ -298,10 +299,17 @@ test('without JS: the list form posts and lands on the listing page, the try sea
   await context.close();
 });
 
-test('a listing that took its demo is offered the next step, not the demo again: its page and the list form', async () => {
+test('a listing that took its demo is offered the next step, not the demo again: the claim while unclaimed, then the feedback; its page and the list form', async () => {
   await waitForLane(world.app, liveId, ['active']);
   const demo = await postJson(world.app, '/api/products/demo', { listing_id: liveId });
   assert.equal(demo.status, 200, JSON.stringify(demo.body));
+  const unclaimed = await world.open(`/l/${liveId}`);
+  assert.match(await unclaimed.page.locator('#next-h').innerText(), /Next step: claim_listing/);
+  assert.equal(await unclaimed.page.locator('a[href^="/api/products/demo"]').count(), 0, 'the demo was taken');
+  await assertAccessible(unclaimed.page, `/l/${liveId} unclaimed after its demo`);
+  await unclaimed.context.close();
+  // Its owner claims it (the proof in place, as the claim tests do it): the feedback is next.
+  await ownListing(world.app, liveId);
   const status = await getJson(world.app, `/api/listings/status?id=${liveId}`);
   assert.equal(status.body.demoed, true);
   assert.equal(status.body.next_step.tool, 'leave_feedback');

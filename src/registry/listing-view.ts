@@ -11,6 +11,7 @@ import { probeViewPart } from '../probe/view.ts';
 import { talkViewPart } from '../talk/view.ts';
 import { funnelViewPart } from '../funnel/view.ts';
 import { ownersViewPart } from '../owners/view.ts';
+import { nextStep } from '../platform/next-step.ts';
 
 const PARTS = [probeViewPart, talkViewPart, funnelViewPart, ownersViewPart] as const;
 
@@ -69,7 +70,20 @@ export async function listingViews(ex: Executor, rows: ListingRow[], v: ViewCont
 
 function assemble(row: ListingRow, stateOf: (part: number) => unknown, v: ViewContext): ListingView {
   const parts = PARTS.map((part, i) => (part as ListingViewPart<unknown, object>).fields(row, stateOf(i), v));
-  return Object.assign(coreFields(row), ...parts, { rank: row.rank, created_at: row.created_at, updated_at: row.updated_at }) as ListingView;
+  return claimFirst(Object.assign(coreFields(row), ...parts, { rank: row.rank, created_at: row.created_at, updated_at: row.updated_at }) as ListingView);
+}
+
+export const CLAIM_WHY =
+  'Live and unclaimed: its owner claims it first (claim_listing answers a proof and where to put it: a file on the server, a DNS TXT record or the card; verify_claim then answers the owner token once). With the token the demo is its own and feedback takes a founding seat.';
+
+/**
+ * The path is list -> Live -> claim -> demo -> feedback -> seat: while a Live listing is unclaimed
+ * its next step is the claim, whatever the funnel would suggest after it (SPEC's `next` and
+ * `complete_founding_path` stay as they are).
+ */
+function claimFirst(view: ListingView): ListingView {
+  if (view.lane !== 'active' || view.claimed || 'duplicate_of' in view) return view;
+  return { ...view, next_step: nextStep('claim_listing', { listing_id: view.id }, CLAIM_WHY) };
 }
 
 export async function listingView(ex: Executor, row: ListingRow, v: ViewContext): Promise<ListingView> {

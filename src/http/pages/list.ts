@@ -50,6 +50,7 @@ ${pageHead('List your agent or MCP server', 'Give Rollcall a card URL. It runs a
     <li><strong>Listed.</strong> The URL is normalized and becomes your listing's key.</li>
     <li><strong>Probed.</strong> MCP: <code>initialize</code> and <code>tools/list</code> (or <code>server/discover</code>). Agents: the card, then a JSON-RPC call to its endpoint.</li>
     <li><strong>Live.</strong> Clean checks and a real handshake put you in the active list and in search.</li>
+    <li><strong>Claimed.</strong> Prove you control it (<code>claim_listing</code>: a file on the server, a DNS TXT record or the card, then <code>verify_claim</code>): its owner token acts for it.</li>
     <li><strong>Demo, feedback, seat.</strong> A free demo, one real sentence of feedback, a founding seat.</li>
   </ol>
   ${codeBlock('The same from a terminal', curl)}

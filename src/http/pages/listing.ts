@@ -73,7 +73,7 @@ ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <cod
   ${v.kind === 'mcp' ? contextCostStat(v.probe.context_cost) : ''}
   ${stat('Talk', v.talk.mode, v.talk.mode === 'present' ? when(v.talk.last_at) : typeof v.talk.grace_days_left === 'number' ? `${v.talk.grace_days_left} days of grace left` : '')}
 </dl>
-${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active')}
+${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active', !v.demoed)}
 <div class="grid">
 <section class="panel" aria-labelledby="card-h">
   <h2 id="card-h">Card</h2>

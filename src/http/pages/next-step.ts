@@ -50,13 +50,16 @@ function needsNote(step: NextStep): Html | '' {
 
 /**
  * The step for the listing whose page this is. Nothing when the step is this listing's own status
- * (the page is that status); the funnel's founding deal is linked once the listing is Live.
+ * (the page is that status); the funnel's founding deal is linked once the listing is Live. While
+ * the claim comes first, the demo not taken yet stays on offer beside it.
  */
-export function nextStepPart(base: string, listingId: string, step: NextStep, live: boolean): Html | '' {
+export function nextStepPart(base: string, listingId: string, step: NextStep, live: boolean, demoOpen = false): Html | '' {
+  const demoHref = `/api/products/demo?listing_id=${encodeURIComponent(listingId)}`;
   const deal = live ? html`<a class="btn" href="/products">The founding deal</a>` : '';
   if (step.tool === 'take_demo') {
-    return html`<p class="actions"><a class="btn primary" href="${`/api/products/demo?listing_id=${encodeURIComponent(listingId)}`}">Take the free demo</a>${deal}</p>`;
+    return html`<p class="actions"><a class="btn primary" href="${demoHref}">Take the free demo</a>${deal}</p>`;
   }
+  const demo = step.tool === 'claim_listing' && demoOpen ? html`<a class="btn" href="${demoHref}">Take the free demo</a>` : '';
   if (step.tool === 'check_status') {
     const id = String(step.args.id ?? '');
     if (id === listingId) return live ? html`<p class="actions">${deal}</p>` : '';
@@ -68,6 +71,6 @@ export function nextStepPart(base: string, listingId: string, step: NextStep, li
   <p>${step.why}</p>
   ${codeBlock(label, curl, true)}
   ${needsNote(step)}
-  ${deal ? html`<p class="actions">${deal}</p>` : ''}
+  ${demo || deal ? html`<p class="actions">${demo}${deal}</p>` : ''}
 </section>`;
 }

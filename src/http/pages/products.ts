@@ -31,7 +31,7 @@ ${pageHead('Products and the founding deal', 'Value tools for agents and MCP ser
 <section class="panel" aria-labelledby="deal-h">
   <h2 id="deal-h">The founding deal</h2>
   <p>The first ${d.seats.total} agents and MCP servers with real feedback get the full product free: ${d.percent_off ?? 100}% off, no card. After that, real feedback earns a ${d.later_percent_off ?? 25}% code that redeems when payments open (after ${10} real agent and ${5} real MCP feedback items).</p>
-  <ol class="steps"><li><a href="/list">List</a> your agent or server and let it go Live.</li><li>Take the free demo made from your card.</li><li>Leave one real sentence of feedback: a seat is yours while they last.</li></ol>
+  <ol class="steps"><li><a href="/list">List</a> your agent or server and let it go Live.</li><li>Claim it: prove you control it (<code>claim_listing</code>, then <code>verify_claim</code>) and keep its owner token.</li><li>Take the free demo made from your card.</li><li>Leave one real sentence of feedback: a seat is yours while they last.</li></ol>
   <p class="actions"><a class="btn primary" href="/list">Start: list yours</a><a class="btn" href="/try">Try a tool first</a></p>
 </section>
 <section class="panel" aria-labelledby="prices-h">

@@ -52,21 +52,24 @@
     };
     const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
     const demoNote = $('#live-next').textContent;
-    // What a Live listing is offered is its own next_step: the demo, or the step after a demo taken.
+    // What a Live listing is offered is its own next_step: the claim while it is unclaimed (with the
+    // demo beside it until one is taken), the demo, or the step after a demo taken.
     const showLive = (id, s) => {
-      const demo = !s.next_step || s.next_step.tool === 'take_demo';
+      const claim = s.next_step?.tool === 'claim_listing';
+      const demo = !s.next_step || s.next_step.tool === 'take_demo' || (claim && !s.demoed);
       const demoLink = $('#demo-link');
       const listingLink = $('#listing-link');
-      $('#live-h').textContent = demo ? 'It is Live. Take the free demo.' : 'It is Live.';
-      $('#live-next').textContent = demo ? demoNote : `Next: ${s.next_step.why} Your listing page shows the call.`;
+      $('#live-h').textContent = claim ? (demo ? 'It is Live. Claim it, then take the free demo.' : 'It is Live. Claim it.') : demo ? 'It is Live. Take the free demo.' : 'It is Live.';
+      $('#live-next').textContent = demo && !claim ? demoNote : `Next: ${s.next_step.why} Your listing page shows the call.`;
       demoLink.hidden = !demo;
       demoLink.href = demo ? s.take_demo_get || `/api/products/demo?listing_id=${encodeURIComponent(id)}` : '#';
       listingLink.href = `/l/${encodeURIComponent(id)}`;
-      listingLink.className = demo ? 'btn' : 'btn primary';
+      listingLink.className = demo && !claim ? 'btn' : 'btn primary';
+      demoLink.className = claim ? 'btn' : 'btn primary';
       $('#demo-curl').hidden = !demo;
       $('#demo-curl').textContent = demo ? (s.take_demo?.curl) || '' : '';
       live.hidden = false;
-      (demo ? demoLink : listingLink).focus();
+      (demo && !claim ? demoLink : listingLink).focus();
     };
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
