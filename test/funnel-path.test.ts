@@ -405,3 +405,16 @@ test(`badges and rank move with each step and order the active list (${engine})`
   assert.equal((await access(`token=${q(fb2.body.access_token)}&artifact=kernel`)).status, 200);
   assert.equal((await access(`token=${q(demo.body.access_token)}&artifact=kernel`)).status, 401);
 });
+
+test(`an unclaimed Live listing's next step is the claim, over MCP and REST, and the claim runs as suggested (${engine})`, async () => {
+  const id = await seed('https://claim-first.example.org/mcp', { lane: 'active', kind: 'mcp', name: 'Claim First', probe_score: 50, capabilities: tools([{ name: 'echo', description: 'Echo back the message' }]) });
+  const status = await t.ok('check_status', { id });
+  assert.equal(status.claimed, false);
+  assert.deepEqual([status.next_step.tool, status.next_step.args], ['claim_listing', { listing_id: id }]);
+  const rest = (await getJson(app, `/api/listings/status?id=${id}`)).body;
+  assert.deepEqual(rest.next_step, status.next_step);
+  const claim = await t.ok(status.next_step.tool, status.next_step.args);
+  assert.equal(claim.listing_id, id);
+  assert.ok(claim.methods.length >= 2, JSON.stringify(claim.methods));
+  assert.equal(claim.next_step.tool, 'verify_claim');
+});
