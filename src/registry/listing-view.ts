@@ -73,7 +73,7 @@ function assemble(row: ListingRow, stateOf: (part: number) => unknown, v: ViewCo
   return claimFirst(Object.assign(coreFields(row), ...parts, { rank: row.rank, created_at: row.created_at, updated_at: row.updated_at }) as ListingView);
 }
 
-export const CLAIM_WHY =
+const CLAIM_WHY =
   'Live and unclaimed: its owner claims it first (claim_listing answers a proof and where to put it: a file on the server, a DNS TXT record or the card; verify_claim then answers the owner token once). With the token the demo is its own and feedback takes a founding seat.';
 
 /**
