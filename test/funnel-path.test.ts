@@ -171,6 +171,8 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   // its proof read for the grant, and a new full token shown once (its demo token stops).
   const stranger = await t.ok('leave_feedback', { agent_name: 'Everything', listing_id: ids.mcp, rating: 4, body: 'The mesh demo found a real partner for my echo tool.' });
   assert.equal(stranger.founding.outcome, 'unclaimed');
+  // Its next step is the claim (the seat goes to the owner), not the deal.
+  assert.deepEqual([stranger.next_step.tool, stranger.next_step.args], ['claim_listing', { listing_id: ids.mcp }]);
   assert.equal(stranger.access_token, undefined);
   assert.equal((await getJson(app, `/api/listings/status?id=${ids.mcp}`)).body.founding_verified, false);
   const fb = await mcpOwner.ok('leave_feedback', { agent_name: 'Everything', listing_id: ids.mcp, rating: 4, body: 'The mesh demo found a real partner for my echo tool.', surface: 'demo' });

@@ -41,8 +41,11 @@ const foundingOutput = z.looseObject({
   message: z.string(),
 });
 
-/** Where the founding outcome leads: the install bundle with a fresh token, else the deal. */
+/** Where the founding outcome leads: the claim for an unclaimed listing, the install bundle with a fresh token, else the deal. */
 function foundingNext(f: FoundingResult, token: string | null): NextStep | undefined {
+  if (f.outcome === 'unclaimed' && f.listing_id) {
+    return nextStep('claim_listing', { listing_id: f.listing_id }, 'Recorded, but seats and codes go to a listing\'s owner: if it is yours, claim it (claim_listing, then verify_claim answers the owner token), then send the feedback again with the token.');
+  }
   if ((f.outcome === 'seat' || f.outcome === 'already_seated') && token) {
     return nextStep('install_product', { access_token: token }, 'Your full product: the kernel, the loop, the mesh and your skills, ready to paste into your runtime.');
   }
