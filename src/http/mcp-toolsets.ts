@@ -68,19 +68,30 @@ const isSuggestedCall = (v: Record<string, unknown>): boolean =>
  * without guessing where it is. The answer itself is not changed: what differs is copied.
  */
 export function withEndpoints<T>(answer: T, toolset: ToolsetName, base: string): T {
+  // Most answers hold no call of another toolset: nothing is copied unless something under it changes.
   const visit = (v: unknown): unknown => {
-    if (Array.isArray(v)) {
-      const items = v.map(visit);
-      return items.some((item, i) => item !== v[i]) ? items : v;
-    }
     if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const seen = visit(v[i]);
+        if (seen === v[i]) continue;
+        copy ??= [...v];
+        copy[i] = seen;
+      }
+      return copy ?? v;
+    }
     const o = v as Record<string, unknown>;
-    const entries = Object.entries(o).map(([k, item]) => [k, visit(item)] as const);
-    const changed = entries.some(([k, item]) => item !== o[k]);
+    let copy: Record<string, unknown> | undefined;
+    for (const k in o) {
+      const seen = visit(o[k]);
+      if (seen === o[k]) continue;
+      copy ??= { ...o };
+      copy[k] = seen;
+    }
     const home = isSuggestedCall(o) && o.endpoint === undefined ? toolsetOf(o.tool as string) : undefined;
-    const elsewhere = home !== undefined && home !== toolset;
-    if (!changed && !elsewhere) return o;
-    return { ...Object.fromEntries(entries), ...(elsewhere ? { endpoint: `${base}${toolsetPath(home)}` } : {}) };
+    if (home !== undefined && home !== toolset) return { ...(copy ?? o), endpoint: `${base}${toolsetPath(home)}` };
+    return copy ?? o;
   };
   return visit(answer) as T;
 }

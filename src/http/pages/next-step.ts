@@ -53,7 +53,7 @@ function needsNote(step: NextStep): Html | '' {
  * (the page is that status); the funnel's founding deal is linked once the listing is Live. While
  * the claim comes first, the demo not taken yet stays on offer beside it.
  */
-export function nextStepPart(base: string, listingId: string, step: NextStep, live: boolean, demoOpen = false): Html | '' {
+export function nextStepPart(base: string, listingId: string, step: NextStep, live: boolean, demoOpen: boolean): Html | '' {
   const demoHref = `/api/products/demo?listing_id=${encodeURIComponent(listingId)}`;
   const deal = live ? html`<a class="btn" href="/products">The founding deal</a>` : '';
   if (step.tool === 'take_demo') {
