@@ -48,6 +48,17 @@ test('active rows come in rank order and page by cursor without loss or repeats'
   assert.deepEqual(ranks, [...ranks].sort((a, b) => b - a));
   assert.ok(all.mcps.every((m: { take_demo: { sku: string } }) => m.take_demo.sku === 'mcp_mesh'));
   assert.ok(all.agents.every((m: { take_demo: { sku: string } }) => m.take_demo.sku === 'alive'));
+  // Each row carries SPEC 2.1's ready demo request and deal.
+  const row = all.mcps.find((m: { id: string }) => m.id === ids[1]);
+  assert.equal(row.take_demo.method, 'POST');
+  assert.deepEqual(row.take_demo.headers, { 'content-type': 'application/json', accept: 'application/json' });
+  assert.deepEqual(row.take_demo.body, { listing_id: row.id, kind: 'mcp', name: row.name, sku: 'mcp_mesh', mcp_url: 'https://page1.example.org/mcp' });
+  assert.match(row.take_demo.curl, /^curl -sS -X POST 'http:\/\/localhost:8080\/api\/products\/demo'/);
+  assert.equal(row.take_demo_get, `http://localhost:8080/api/products/demo?listing_id=${row.id}`);
+  assert.deepEqual([row.deal.founding_free_seats, row.deal.percent_off, row.deal.no_stripe], [100, 100, true]);
+  for (const k of ['path', 'find_us', 'message', 'take_demo_url', 'take_demo_body', 'curl']) assert.ok(k in row.deal, k);
+  const agent = all.agents[0];
+  assert.deepEqual(Object.keys(agent.take_demo.body).sort(), ['agent_card_url', 'kind', 'listing_id', 'name', 'sku']);
 
   const seen: string[] = [];
   let cursor: string | null = null;

@@ -181,18 +181,18 @@ test('headers: SVG type, short public caching, CORS open, an ETag that answers 3
   assert.equal(head.headers['content-type'], 'image/svg+xml; charset=utf-8');
 });
 
-test("check_status carries the listing's badge URLs and ready Markdown and HTML snippets", async () => {
+test("check_status carries the listing's Live badge URLs and ready Markdown; every badge it names is served", async () => {
   const id = await publish('https://snippet-badge.example.org/mcp');
   const status = await getJson(app, `/api/listings/status?id=${id}`);
   assert.equal(status.status, 200);
   const base = app.config.publicBaseUrl;
   const b = status.body.badges;
-  assert.deepEqual(b, { ...badgeSnippet(base, id, 'live'), images: Object.fromEntries(['mcp', 'listed', 'clean', 'verified', 'live'].map((n) => [n, `${base}/badge/${n}?id=${id}`])) });
+  const { image, link, markdown } = badgeSnippet(base, id, 'live');
+  assert.deepEqual(b, { image, link, markdown });
   assert.equal(b.markdown, `[![Live on Rollcall](${base}/badge/live?id=${id})](${base}/l/${id})`);
-  assert.equal(b.html, `<a href="${base}/l/${id}"><img src="${base}/badge/live?id=${id}" alt="Live on Rollcall"></a>`);
-  for (const url of Object.values(b.images) as string[]) {
-    const res = await badge(url.slice(base.length));
-    assert.equal(res.status, 200, url);
+  for (const name of ['mcp', 'listed', 'clean', 'verified', 'live']) {
+    const res = await badge(`/badge/${name}?id=${id}`);
+    assert.equal(res.status, 200, name);
     assertSvg(res.body);
   }
 });

@@ -147,7 +147,8 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   assert.equal((await getJson(app, `/api/products/export?token=${q(demoToken)}`)).status, 403);
 
   // The owner's repeat demo (REST, the listing's own ready-made body) serves the artifacts without the token.
-  const again = await postJson(app, '/api/products/demo', before.take_demo.body, asOwner(ownerTokens.mcp));
+  const activeRow = (await getJson(app, '/api/listings/active')).body.mcps.find((m: { id: string }) => m.id === ids.mcp);
+  const again = await postJson(app, '/api/products/demo', activeRow.take_demo.body, asOwner(ownerTokens.mcp));
   assert.equal(again.status, 200, JSON.stringify(again.body));
   assert.equal(again.body.first_demo, false);
   assert.equal(again.body.access_token, null);

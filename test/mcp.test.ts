@@ -58,8 +58,8 @@ test('publishing over MCP and over REST gives the same listing', async () => {
   const alias = structured(await client.callTool({ name: 'get_listing_status', arguments: { name: 'same' } }));
   assert.equal(status.lane, 'queued');
   assert.equal(alias.listing_id, viaMcp.listing_id);
-  const { lane, take_demo, deal, url } = viaRest.body;
-  assert.deepEqual({ lane: status.lane, take_demo: status.take_demo, deal: status.deal, url: status.url }, { lane, take_demo, deal, url });
+  const { lane, take_demo_get, next_step, url } = viaRest.body;
+  assert.deepEqual({ lane: status.lane, take_demo_get: status.take_demo_get, next_step: status.next_step, url: status.url }, { lane, take_demo_get, next_step, url });
 });
 
 test('tool results mirror structuredContent as JSON text', async () => {

@@ -8,6 +8,12 @@ import { waitForLane } from './helpers/wait.ts';
 import { startEverything, startModernMcp, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 
+
+/** The ready demo request the active list's row of a listing carries (SPEC 2.1). */
+async function demoOf(id: string) {
+  const active = (await getJson(app, '/api/listings/active')).body;
+  return [...active.agents, ...active.mcps].find((r: { id: string }) => r.id === id).take_demo;
+}
 let app: TestApp;
 let everything: Peer;
 let agent: AgentPeer;
@@ -59,7 +65,7 @@ test('server-everything (streamable HTTP, SSE answers, sessions) goes Live with 
   assert.equal(s.probe.target, everything.url);
   assert.equal(typeof s.probe.probed_at, 'string');
   assert.equal(s.name, 'Everything Reference Server');
-  assert.equal(s.take_demo.sku, 'mcp_mesh');
+  assert.equal((await demoOf(s.id)).sku, 'mcp_mesh');
   assert.equal(s.remote_url, everything.url);
   assert.equal(s.activation.stage, 'live');
   assert.match(s.next, /^take_demo /);
@@ -90,7 +96,7 @@ test('an A2A agent (v1.0 card, @a2a-js/sdk) goes Live as an agent with the alive
   assert.equal(s.name, 'Polyglot Translator');
   assert.equal(s.description, 'A small agent that translates short texts between European languages.');
   assert.equal(s.website, 'https://example.org/');
-  assert.equal(s.take_demo.sku, 'alive');
+  assert.equal((await demoOf(s.id)).sku, 'alive');
   assert.equal(s.agent_card_url, agent.cardUrl);
   const active = (await getJson(app, '/api/listings/active')).body;
   assert.ok(active.agents.some((a: { id: string }) => a.id === s.id));
@@ -102,7 +108,7 @@ test('a v0.3 agent published by its base URL is found through the well-known car
   const s = await waitForLane(app, published.body.id, ['active', 'failed']);
   assert.equal(s.lane, 'active', `${s.lane_reason}: ${JSON.stringify(s.probe)}`);
   assert.equal(s.kind, 'agent', 'the probe settles the kind');
-  assert.equal(s.take_demo.sku, 'alive');
+  assert.equal((await demoOf(s.id)).sku, 'alive');
   assert.equal(s.name, 'Polyglot Translator', 'the card name wins over the publisher name');
 });
 

@@ -90,7 +90,8 @@ export function freshlyLive(state: ProbeState | undefined, now: Date, withinS: n
 }
 
 export const HISTORY_KEEP = 50;
-const RECENT_SHOWN = 10;
+// The status answer (polled) shows the last few probes; the listing's page charts all it keeps.
+const RECENT_SHOWN = 3;
 
 export interface HistoryEntry {
   at: string;

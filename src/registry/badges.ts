@@ -139,11 +139,12 @@ export function badgeSnippet(base: string, listingId: string, badge: BadgeName =
   };
 }
 
-/** Every badge of a listing as image URLs, plus the snippet of its Live badge (check_status `badges`). */
-export function listingBadges(base: string, listing: { id: string; kind: 'agent' | 'mcp' }) {
-  const names: BadgeName[] = [listing.kind, 'listed', 'clean', 'verified', 'live'];
-  return {
-    ...badgeSnippet(base, listing.id, 'live'),
-    images: Object.fromEntries(names.map((n) => [n, badgeSnippet(base, listing.id, n).image])) as Partial<Record<BadgeName, string>>,
-  };
+/**
+ * The Live badge of a listing as the status answer carries it: image, link and Markdown. The
+ * status is polled, so the other badges (`/badge/<name>?id=`) and the HTML snippet are on the
+ * listing's page and in docs/guide/pages-and-badges.md rather than in every poll.
+ */
+export function listingBadges(base: string, listing: { id: string }) {
+  const { image, link, markdown } = badgeSnippet(base, listing.id, 'live');
+  return { image, link, markdown };
 }

@@ -97,3 +97,14 @@ export async function listingView(ex: Executor, row: ListingRow, v: ViewContext)
  * when a probe starts meanwhile.
  */
 export const newListingView = (row: ListingRow, v: ViewContext): ListingView => assemble(row, () => undefined, v);
+
+/**
+ * A listing as the publish and status answers show it: the view without the ready demo request
+ * and the deal, which the active list's rows carry (SPEC 2.2) and `take_demo_get`, `next` and
+ * get_founding_deal point at. Agents poll the status until Live; each poll is a few KB, not ten,
+ * and no answer holds the demo's curl twice.
+ */
+export function statusView(view: ListingView) {
+  const { take_demo: _demo, deal: _deal, ...status } = view;
+  return status;
+}

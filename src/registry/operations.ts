@@ -20,7 +20,7 @@ import { requestReprobe, scheduleProbe, scheduleProbePart, type Reprobe } from '
 import type { ProbeCtx } from '../probe/runtime.ts';
 import { appendFeedEvent, feedEventPart } from '../feed/store.ts';
 import { AUTO, systemDepositParts } from '../traces/system.ts';
-import { listingView, listingViewOutput, newListingView, viewContext } from './listing-view.ts';
+import { listingView, listingViewOutput, newListingView, statusView, viewContext } from './listing-view.ts';
 import { listingBadges } from './badges.ts';
 
 const urlField = z.string().max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
@@ -167,7 +167,7 @@ export const publish = defineOperation({
       already_listed: !created,
       status_url: statusUrl(ctx, row.id),
       reprobe,
-      ...(created ? newListingView(row, viewContext(ctx)) : await listingView(ctx.db.kysely, row, viewContext(ctx))),
+      ...statusView(created ? newListingView(row, viewContext(ctx)) : await listingView(ctx.db.kysely, row, viewContext(ctx))),
     };
   },
 });
@@ -193,7 +193,7 @@ export const checkStatus = defineOperation({
     const row = input.id !== undefined ? await requireListing(ctx, input.id, 'id') : await listingNamed(ctx, input.name!);
     const history = historySummary(await readHistory(ctx.db.kysely, row.id), ctx.clock.now());
     const badges = listingBadges(ctx.config.publicBaseUrl, row);
-    return { ok: true as const, status_url: statusUrl(ctx, row.id), ...(await listingView(ctx.db.kysely, row, viewContext(ctx))), history, badges };
+    return { ok: true as const, status_url: statusUrl(ctx, row.id), ...statusView(await listingView(ctx.db.kysely, row, viewContext(ctx))), history, badges };
   },
 });
 

@@ -67,7 +67,7 @@
       listingLink.className = demo && !claim ? 'btn' : 'btn primary';
       demoLink.className = claim ? 'btn' : 'btn primary';
       $('#demo-curl').hidden = !demo;
-      $('#demo-curl').textContent = demo ? (s.take_demo?.curl) || '' : '';
+      $('#demo-curl').textContent = demo && s.take_demo_get ? `curl -sS '${s.take_demo_get}'` : '';
       live.hidden = false;
       (demo && !claim ? demoLink : listingLink).focus();
     };
