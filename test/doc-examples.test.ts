@@ -7,7 +7,7 @@
 // document says it prints.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,8 @@ import { type Block, commandOf, shellBlocks, unmet } from './helpers/doc-example
 
 const root = path.resolve(import.meta.dirname, '..');
 const guide = path.join(root, 'docs/guide');
-const DOCS = ['README.md', ...fs.readdirSync(guide).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guide/${f}`)];
+// RC_DOCS_ONLY=<file>: that document alone, to try its examples while writing it.
+const DOCS = process.env.RC_DOCS_ONLY ? [process.env.RC_DOCS_ONLY] : ['README.md', ...fs.readdirSync(guide).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guide/${f}`)];
 const blocksOf = (file: string) => shellBlocks(file, fs.readFileSync(path.join(root, file), 'utf8'));
 const readmeServers = blocksOf('README.md').filter((b) => b.kind === 'background');
 /** The port Rollcall listens on in the documents. */
@@ -51,7 +52,7 @@ test('the shell examples of the documents run as written against real servers', 
 async function session(t: TestContext, file: string): Promise<void> {
   const blocks = blocksOf(file);
   const servers = [...new Map([...readmeServers, ...blocks.filter((b) => b.kind === 'background')].map((b) => [b.text, b])).values()];
-  const runs = blocks.filter((b) => b.kind === 'run');
+  const runs = blocks.filter((b) => b.kind === 'run' && (b.needs === undefined || installed(t, b)));
   if (runs.length === 0) return;
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollcall-docs-'));
@@ -111,6 +112,12 @@ async function session(t: TestContext, file: string): Promise<void> {
   const timer = setTimeout(() => void stop(shell), SESSION_TIMEOUT_MS);
   await new Promise((resolve) => shell.on('exit', resolve));
   clearTimeout(timer);
+  // A server a document ran in the background of its session (nginx) goes with it, even when a command failed first.
+  try {
+    process.kill(-shell.pid!, 'SIGTERM');
+  } catch {
+    /* nothing left */
+  }
 
   const read = (i: number, ext: string) => (fs.existsSync(path.join(tmp, `${i}.${ext}`)) ? fs.readFileSync(path.join(tmp, `${i}.${ext}`), 'utf8') : '');
   units.forEach((u, i) => {
@@ -123,6 +130,18 @@ async function session(t: TestContext, file: string): Promise<void> {
       assert.deepEqual(missing, [], `${where}: what it printed is not what the document says (# ${e.stream === 'stdout' ? '->' : 'stderr:'} ${e.text})\n${u.code}\n--- ${e.stream}\n${e.stream === 'stdout' ? out : err}`);
     }
   });
+}
+
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+
+/** Whether the program a block needs is on the PATH: CI installs it (.ci/run), so there its absence fails. */
+function installed(t: TestContext, block: Block): boolean {
+  const found = spawnSync('sh', ['-c', `command -v ${block.needs}`]).status === 0;
+  if (!found) {
+    assert.ok(!ci, `${block.file}:${block.line} needs ${block.needs}, which .ci/run installs: it is not on the PATH`);
+    t.diagnostic(`${block.file}:${block.line} left out: ${block.needs} is not installed here (${block.note})`);
+  }
+  return found;
 }
 
 /** Resolves once the URL answers (any status for a peer, 200 for Rollcall's /readyz). */

@@ -3,6 +3,8 @@
 //   `# not run by the tests: <why>`   shown only; the reason is visible in the document;
 //   `# terminal N, runs until Ctrl-C: <what>`   a server the reader starts in a terminal of its own:
 //       the test starts it in the background and waits until its port answers;
+//   `# needs <program> on the PATH: <what>`   run like any other where the program is installed
+//       (CI installs it: a missing one fails there); elsewhere left out, said in the test's output;
 //   anything else   run in order in one bash session per document, each command required to exit 0.
 // A `# -> ...` line after a command says what it prints (on stdout; `# stderr: ...` on stderr).
 // When it holds `"key": value` pairs, each pair whose value is written out in full is looked for in
@@ -30,6 +32,8 @@ export interface Block {
   text: string;
   /** For a skipped block, why; for a background block, what it starts. */
   note: string;
+  /** A program the block runs that a machine may lack (`# needs <program> on the PATH: ...`). */
+  needs?: string;
   units: Unit[];
 }
 
@@ -37,6 +41,7 @@ const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 const SKIP = /^#\s*not run by the tests:\s*(.*)$/;
 const BACKGROUND = /^#\s*terminal \d+, runs until Ctrl-C:\s*(.*)$/;
 const EXPECT = /^#\s*(->|stderr:)\s?(.*)$/;
+const NEEDS = /^#\s*needs (\S+) on the PATH:\s*(.*)$/;
 
 /** The fenced shell blocks of a Markdown document. */
 export function shellBlocks(file: string, markdown: string): Block[] {
@@ -62,7 +67,8 @@ function classify(file: string, line: number, body: string[]): Block {
   if (skip) return { file, line, kind: 'skipped', text, note: skip[1]!.trim(), units: [] };
   const background = BACKGROUND.exec(first);
   if (background) return { file, line, kind: 'background', text, note: background[1]!.trim(), units: [] };
-  return { file, line, kind: 'run', text, note: '', units: units(line, body) };
+  const needs = NEEDS.exec(first);
+  return { file, line, kind: 'run', text, note: needs?.[2]?.trim() ?? '', ...(needs ? { needs: needs[1]! } : {}), units: units(line, body) };
 }
 
 /** Splits a block after each run of `# ->` lines, so each expectation is checked on what its commands printed. */
