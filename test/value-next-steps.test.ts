@@ -175,7 +175,7 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
     'network_sense -> match_capability',
     'leave_feedback -> run_loop_tick',
     'leave_trace -> sense_traces',
-    'deposit_outcome -> network_sense',
+    'deposit_outcome -> run_loop_tick',
     'endorse -> sense_traces',
   ]);
 });

@@ -41,7 +41,12 @@ const foundingOutput = z.looseObject({
   message: z.string(),
 });
 
-/** Where the founding outcome leads: the claim for an unclaimed listing, the install bundle with a fresh token, else the deal. */
+/**
+ * Where the founding outcome leads: the claim for an unclaimed listing, the install bundle with a
+ * fresh token, else the deal; undefined leaves the feedback's own step (a loop tick that reads it).
+ * A seated listing's later feedback is evidence for its kernel, so it leads to the tick, never to
+ * a new product token that would stop the one in use.
+ */
 function foundingNext(f: FoundingResult, token: string | null): NextStep | undefined {
   if (f.outcome === 'unclaimed' && f.listing_id) {
     return nextStep('claim_listing', { listing_id: f.listing_id }, 'Recorded, but seats and codes go to a listing\'s owner: if it is yours, claim it (claim_listing, then verify_claim answers the owner token), then send the feedback again with the token.');
@@ -49,9 +54,7 @@ function foundingNext(f: FoundingResult, token: string | null): NextStep | undef
   if ((f.outcome === 'seat' || f.outcome === 'already_seated') && token) {
     return nextStep('install_product', { access_token: token }, 'Your full product: the kernel, the loop, the mesh and your skills, ready to paste into your runtime.');
   }
-  if (f.outcome === 'already_seated' && f.listing_id) {
-    return nextStep('get_product_token', { listing_id: f.listing_id }, 'A new full product token for your seated listing, shown once (an earlier one stops).');
-  }
+  if (f.outcome === 'already_seated') return undefined;
   if (f.listing_id && f.outcome !== 'not_eligible') {
     return nextStep('get_founding_deal', { listing_id: f.listing_id }, 'What your listing holds of the founding deal, and how far payments are from opening.');
   }

@@ -328,9 +328,12 @@ export const depositOutcome = defineOperation({
       return { outcome, refill, move };
     });
     const field = key ? byStrength(await fieldOf(ctx.db.kysely, [key.key], now), CHANNELS.length).map(traceView) : [];
-    const next: NextStep = listing
-      ? nextStep('sense_traces', { listing_id: listing.id }, 'See the listing\'s field with your outcome in it, and what others noted.')
-      : nextStep('network_sense', input.agent_name === undefined ? {} : { agent_name: input.agent_name }, 'See where attraction, demand and danger stand in the network now.');
+    // An outcome is evidence for the caller's kernel: the improvement loop reads it next.
+    const next: NextStep = nextStep(
+      'run_loop_tick',
+      input.agent_name === undefined ? {} : { agent_name: input.agent_name },
+      'Your outcome is evidence for your kernel: one loop tick reads it and improves the check it speaks to (without a kernel yet, it says how to make one). The field of the listing it named is in `field`.',
+    );
     return {
       ok: true as const,
       outcome: { id: outcome.id, listing_id: outcome.listing_id, ok: outcome.ok, quality: outcome.quality, from: outcome.from, at: outcome.at },
