@@ -14,6 +14,7 @@ import { benchClaimBacklog } from './claim-backlog.ts';
 import { benchStartTime } from './start-time.ts';
 import { benchCluster } from './cluster.ts';
 import { benchCatalogVerify } from './catalog-verify.ts';
+import { benchFindTools } from './find-tools/run.ts';
 
 const which = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = {
@@ -32,6 +33,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   'start-time': benchStartTime,
   cluster: benchCluster,
   'catalog-verify': benchCatalogVerify,
+  'find-tools': () => benchFindTools(),
 };
 
 for (const [name, run] of Object.entries(benches)) {

@@ -90,6 +90,23 @@ test(`find_tools says which tool and endpoint serve a need, on every endpoint ($
   assert.ok(partner.tools.slice(0, 3).some((t: { tool: string }) => t.tool === 'mesh_match'), JSON.stringify(partner.tools.map((t: { tool: string }) => t.tool)));
 });
 
+test(`find_tools ranks by what the caller wants to do, each tool with its score, best first (${engine})`, async () => {
+  // "find an MCP server that sends email" once ranked list_yourself (the tool whose texts say "MCP
+  // server" most) above the search tools, and said nothing of how well each tool fit.
+  const client = await connect('/api/mcp/registry');
+  try {
+    const result = await client.callTool({ name: 'find_tools', arguments: { need: 'find an MCP server that sends email' } });
+    const { tools } = result.structuredContent as { tools: { tool: string; score: number }[] };
+    assert.ok(['ard_search', 'search_active'].includes(tools[0]!.tool), JSON.stringify(tools));
+    for (const t of tools) assert.ok(typeof t.score === 'number' && t.score >= 0 && t.score <= 100, JSON.stringify(t));
+    assert.equal(tools[0]!.score, 100);
+    const scores = tools.map((t) => t.score);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'scores descend');
+  } finally {
+    await client.close();
+  }
+});
+
 test(`tools/list stays small: every tool at most ${FULL_MAX} bytes, the registry toolset at most ${REGISTRY_MAX} (${engine})`, async () => {
   const full = await rpc('/api/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
   const registry = await rpc('/api/mcp/registry', { jsonrpc: '2.0', id: 1, method: 'tools/list' });

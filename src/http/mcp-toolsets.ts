@@ -43,6 +43,20 @@ export const TOOLSET_PURPOSE: Record<ToolsetName, string> = {
   owner: 'edit or delete your listing',
 };
 
+/**
+ * When to use a tool, in the words an agent asks with where its description says it otherwise
+ * ("remove my server" for delete_listing, "find a server that ..." for ard_search): find_tools
+ * weighs these above the description.
+ */
+export const TOOL_USE: Partial<Record<string, string>> = {
+  ard_search: 'find or discover an MCP server or agent that does something',
+  list_yourself: 'register or publish my agent or MCP server',
+  check_status: 'is my listing live yet',
+  take_demo: 'try a listing out for free',
+  leave_trace: 'warn other agents about a listing, or mark it good',
+  delete_listing: 'remove or take down my listing or server',
+};
+
 export const FIND_TOOLS = 'find_tools';
 
 export const toolsetPath = (name: ToolsetName) => `/api/mcp/${name}`;
@@ -104,49 +118,93 @@ export function toolsetOperations(catalog: readonly AnyOperation[], toolset: Too
 
 const STOP = new Set<string>(eng);
 
+/** "listing", the registry's entry (and "listed", being one), kept apart from "list", what one does to be in it. */
+const ENTRY = new Set(['listing', 'listings', 'listed']);
+
+/** A word as find_tools matches it: lower case, stop words left out, the rest stemmed so "partners" finds "partner". */
+const termOf = (word: string): string | null => {
+  const w = word.toLowerCase();
+  if (STOP.has(w)) return null;
+  return ENTRY.has(w) ? 'listing' : stemmer(w);
+};
+
+/**
+ * Words nearly every need holds, which say what it is about but not what to do with it ("my MCP
+ * server", "an agent", "the listing"): they count for a fifth of other words, so "find an MCP
+ * server that sends email" is ranked by "find", not by the tools whose texts mention servers most.
+ */
+const OBJECT_WORDS = new Set(['agent', 'server', 'mcp', 'a2a', 'listing', 'registry', 'rollcall', 'tool'].map(termOf));
+const OBJECT_WEIGHT = 0.2;
+
+/** A description as find_tools reads it: without the REST route it mirrors and without the names of other tools and fields it mentions. */
+const describes = (text: string) => text.replace(/\(same as [^)]*\)/g, ' ').replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g, ' ');
+
 interface ToolCard {
   tool: string;
   title: string;
   description: string;
+  /** the operation's "use when" phrase (TOOL_USE), an alias's too */
+  use: string;
   toolset: string;
 }
 
 /**
- * find_tools over the catalog: each tool's name (in words), title, description and its toolset's
- * purpose are indexed once; a need is matched with prefixes and light fuzziness, the name and title
- * weighing most. `base` makes the endpoints absolute.
+ * find_tools over the catalog: each tool's name (in words), title, "use when" phrase (TOOL_USE),
+ * description and its toolset's purpose are indexed once; a need is matched with light fuzziness,
+ * its object words weighing little. Each tool's score is 0-100, the best one's 100 (as ard_search
+ * scores its hits). `base` makes the endpoints absolute.
  */
 export function findToolsOperation(catalog: readonly AnyOperation[], base: string) {
   const cards: ToolCard[] = catalog
     .filter((op) => op.tool !== false)
-    .flatMap((op) => [op.name, ...(op.aliases ?? [])].map((tool) => ({ tool, title: op.title ?? tool, description: op.description, toolset: toolsetOf(tool) ?? '' })));
-  const index = new MiniSearch<ToolCard & { words: string; purpose: string }>({
+    .flatMap((op) => [op.name, ...(op.aliases ?? [])].map((tool) => ({ tool, title: op.title ?? tool, description: op.description, use: TOOL_USE[op.name] ?? '', toolset: toolsetOf(tool) ?? '' })));
+  const docs = cards.map((c) => ({ ...c, words: c.tool.replaceAll('_', ' '), does: describes(c.description), purpose: c.toolset ? TOOLSET_PURPOSE[c.toolset as ToolsetName] : '' }));
+  // A word the tools' texts use is taken as written ("prove" is not a misspelled "probe"); only another is matched fuzzily.
+  const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+  const known = new Set(docs.flatMap((d) => [d.words, d.title, d.use, d.does, d.purpose].flatMap((text) => tokenize(text).map(termOf))));
+  const index = new MiniSearch<(typeof docs)[number]>({
     idField: 'tool',
-    fields: ['words', 'title', 'description', 'purpose'],
+    fields: ['words', 'title', 'use', 'does', 'purpose'],
     storeFields: ['tool', 'title', 'description', 'toolset'],
-    // Words that say nothing of a need ("a", "that", "I") are left out; the rest are stemmed, so
-    // "listing" finds "list" and "partners" finds "partner".
-    processTerm: (term) => (STOP.has(term.toLowerCase()) ? null : stemmer(term.toLowerCase())),
-    searchOptions: { boost: { words: 3, title: 2, purpose: 0.5 }, fuzzy: 0.1, combineWith: 'OR' },
+    processTerm: termOf,
+    searchOptions: {
+      boost: { words: 3, title: 2, use: 3, purpose: 0.5 },
+      boostTerm: (term) => (OBJECT_WORDS.has(term) ? OBJECT_WEIGHT : 1),
+      fuzzy: (term) => (known.has(term) ? false : 0.1),
+      combineWith: 'OR',
+    },
   });
-  index.addAll(cards.map((c) => ({ ...c, words: c.tool.replaceAll('_', ' '), purpose: c.toolset ? TOOLSET_PURPOSE[c.toolset as ToolsetName] : '' })));
+  index.addAll(docs);
   const endpointOf = (toolset: string) => `${base}${toolset ? toolsetPath(toolset as ToolsetName) : '/api/mcp'}`;
   return defineOperation({
     name: FIND_TOOLS,
     title: 'Find the tools for a need',
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    description: 'Say what you want to do in your own words: answers the tools that serve it, best first, each with the MCP endpoint (toolset) that serves it. Served by every Rollcall MCP endpoint.',
+    description: 'Say what you want to do in your own words: the tools that serve it, best first, each with a score (0-100, best 100) and the MCP endpoint (toolset) serving it. On every Rollcall MCP endpoint.',
     input: z.object({
-      need: z.string().trim().min(2).max(300).describe('What you want to do, in your own words ("list my MCP server", "find a translation agent").'),
+      need: z.string().trim().min(2).max(300).describe('What you want to do ("list my MCP server", "find a translation agent").'),
       limit: z.number().int().min(1).max(20).optional().describe('At most this many tools (default 5).'),
     }),
-    output: z.looseObject({ ok: z.literal(true), need: z.string(), tools: z.array(z.looseObject({ tool: z.string(), endpoint: z.string() })), toolsets: z.array(z.looseObject({ toolset: z.string(), endpoint: z.string() })) }),
+    output: z.looseObject({
+      ok: z.literal(true),
+      need: z.string(),
+      tools: z.array(z.looseObject({ tool: z.string(), score: z.number(), endpoint: z.string() })),
+      toolsets: z.array(z.looseObject({ toolset: z.string(), endpoint: z.string() })),
+    }),
     handler: async (_ctx, input) => {
       const hits = index.search(input.need).slice(0, input.limit ?? 5);
+      const best = hits[0]?.score ?? 1;
       return {
         ok: true as const,
         need: input.need,
-        tools: hits.map((h) => ({ tool: h.tool as string, title: h.title as string, toolset: h.toolset as string, endpoint: endpointOf(h.toolset as string), description: h.description as string })),
+        tools: hits.map((h) => ({
+          tool: h.tool as string,
+          score: Math.max(1, Math.round((100 * h.score) / best)),
+          title: h.title as string,
+          toolset: h.toolset as string,
+          endpoint: endpointOf(h.toolset as string),
+          description: h.description as string,
+        })),
         toolsets: TOOLSET_NAMES.map((t) => ({ toolset: t, endpoint: endpointOf(t), purpose: TOOLSET_PURPOSE[t] })),
       };
     },
