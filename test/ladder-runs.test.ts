@@ -192,17 +192,56 @@ test(`interop_session carries the caller into execute_compose; a value the partn
   assert.equal(e.field, 'capability');
   assert.match(e.message, /leave out capability .* or leave out partner_listing_id/);
 
-  // A text the tool refuses (its location is one of three cities): the caller's mistake, no mark on the partner.
+  // A choice the text cannot make (location is one of three cities): the caller's to give, named with its choices.
   const cities = await composer.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-structured-content' });
-  assert.deepEqual([cities.next_step.args.listing_id, cities.next_step.needs], [ids.agent, ['input']]);
-  const wrong = await composer.ok('execute_compose', written(cities.next_step, { input: 'Lisbon' }));
-  assert.deepEqual([wrong.status, wrong.steps[0].status, wrong.steps[0].reason], ['failed', 'failed', 'invalid_arguments']);
+  assert.deepEqual([cities.next_step.args.listing_id, cities.next_step.needs], [ids.agent, ['arguments.1.location']]);
+  assert.match(cities.next_step.why, /"location" \(string, one of "New York", "Chicago", "Los Angeles": "Choose city"\)/);
+  const right = await composer.ok('execute_compose', written(cities.next_step, { 'arguments.1.location': 'Chicago' }));
+  assert.equal(right.status, 'completed', JSON.stringify(right.steps));
+
+  // A value the schema allows and the tool refuses (count is 1-10): the caller's mistake, no mark on the partner.
+  const links = await composer.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-resource-links' });
+  const wrong = await composer.ok('execute_compose', { ...links.next_step.args, arguments: { '1': { count: 50 } } });
+  assert.deepEqual([wrong.status, wrong.steps[0].status, wrong.steps[0].reason], ['failed', 'failed', 'invalid_arguments'], JSON.stringify(wrong.steps));
   assert.deepEqual([wrong.recorded.outcomes, wrong.recorded.danger], [[], []]);
   assert.equal(await app.sql.selectFrom('trace_field').select('value').where('channel', '=', 'danger').where('subject_key', '=', `listing:${ids.everything}`).executeTakeFirst(), undefined);
-  assert.deepEqual([wrong.next_step.tool, wrong.next_step.args.input, wrong.next_step.needs], ['execute_compose', 'Lisbon', ['arguments.1.location']]);
+  assert.deepEqual([wrong.next_step.tool, wrong.next_step.args.arguments, wrong.next_step.needs], ['execute_compose', { '1': { count: 50 } }, ['arguments.1.count']]);
   assert.notEqual(wrong.next_step.tool, 'deposit_outcome');
-  const right = await composer.ok('execute_compose', written(wrong.next_step, { 'arguments.1.location': 'Chicago' }));
-  assert.equal(right.status, 'completed', JSON.stringify(right.steps));
+});
+
+test(`a run whose tool needs a choice the text cannot make is refused before it starts, unpaid, naming the choices (${engine})`, async () => {
+  newDay();
+  const who = { agent_name: 'annotator' };
+  // echo, then a tool whose messageType is one of three values: the chain's text cannot fill it.
+  const plan = await stranger.ok('mesh_compose', { capabilities: ['echo', 'get-annotated-message'], ...who });
+  assert.deepEqual(plan.steps.map((s: Structured) => [s.listing_id, s.calls.map((c: Structured) => c.params.name)]), [[ids.everything, ['echo', 'get-annotated-message']]]);
+  assert.deepEqual(plan.next_step.needs, ['input', 'arguments.1.messageType']);
+
+  const refused = await stranger.fail('execute_compose', { composition_id: plan.composition_id, input: 'hello there', ...who });
+  assert.deepEqual([refused.code, refused.field], ['needs_arguments', 'arguments']);
+  assert.match(refused.message, /step 1's tool "get-annotated-message" needs "messageType" \(string, one of "error", "success", "debug": "Type of message to demonstrate different annotation patterns"\)/);
+  assert.match(refused.message, /\{"1": \{"messageType": <"error" \| "success" \| "debug">\}\}/);
+  assert.deepEqual(refused.details.steps, [
+    {
+      step: 1,
+      listing_id: ids.everything,
+      tool: 'get-annotated-message',
+      needs: [{ name: 'messageType', type: 'string', description: 'Type of message to demonstrate different annotation patterns', enum: ['error', 'success', 'debug'] }],
+    },
+  ]);
+  // A value outside the choices is refused the same way, before anything is charged.
+  const outside = await stranger.fail('execute_compose', { composition_id: plan.composition_id, input: 'hello there', arguments: { '1': { messageType: 'hello there' } }, ...who });
+  assert.deepEqual([outside.code, outside.field, outside.message], ['invalid_input', 'arguments.1.messageType', 'invalid input: arguments.1.messageType: must be one of "error", "success", "debug"']);
+  // Unpaid: only mesh_compose spent a unit; nothing sent or recorded.
+  assert.equal(await usedToday(stranger, 'annotator'), 1);
+  assert.deepEqual(await app.sql.selectFrom('trace_outcomes').select('id').where('from_label', 'like', `${plan.composition_id}/%`).execute(), []);
+
+  // The refusal's next_step with a choice written in: both tools run, and the server that answered is credited.
+  const run = await stranger.ok('execute_compose', written(refused.details.next_step, { 'arguments.1.messageType': 'success' }));
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.deepEqual(run.steps[0].calls.map((c: Structured) => [c.tool, c.status]), [['echo', 'ok'], ['get-annotated-message', 'ok']]);
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => [o.listing_id, Number(o.ok)]), [[ids.everything, 1]]);
+  assert.equal(await usedToday(stranger, 'annotator'), 2);
 });
 
 test(`mesh_match names a limit that is no whole number 1-100 in words (${engine})`, async () => {
