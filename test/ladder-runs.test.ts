@@ -209,6 +209,34 @@ test(`interop_session carries the caller into execute_compose; a value the partn
   assert.notEqual(wrong.next_step.tool, 'deposit_outcome');
 });
 
+test(`mesh_compose for echo plans only echo, the goal in other words included; its run completes and credits the server that answered (${engine})`, async () => {
+  newDay();
+  const who = { agent_name: 'echoer' };
+  // The caller names the capability and says the goal its own way: "message" is no second tool's work.
+  const plan = await stranger.ok('mesh_compose', { capabilities: ['echo'], goal: 'echo a message', ...who });
+  assert.deepEqual(plan.capabilities, ['echo']);
+  assert.deepEqual(plan.steps.map((s: Structured) => [s.listing_id, s.covers, s.calls.map((c: Structured) => c.params.name)]), [[ids.everything, ['echo'], ['echo']]]);
+  // The goal alone: the tool that takes the message is the one that echoes it.
+  const fromGoal = await stranger.ok('mesh_compose', { goal: 'echo a message', ...who });
+  assert.deepEqual(fromGoal.from_goal.map((d: Structured) => d.capability), ['echo']);
+  assert.deepEqual(fromGoal.steps.map((s: Structured) => s.calls.map((c: Structured) => c.params.name)), [['echo']]);
+
+  newDay();
+  // The plan's own hint runs as it is: the goal is the text the echo takes.
+  assert.deepEqual([plan.next_step.tool, plan.next_step.args.input, plan.next_step.needs], ['execute_compose', 'echo a message', undefined]);
+  const run = await stranger.ok(plan.next_step.tool, plan.next_step.args);
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.deepEqual(run.steps.map((s: Structured) => [s.listing_id, s.status, s.calls.map((c: Structured) => c.tool)]), [[ids.everything, 'ok', ['echo']]]);
+  assert.equal(run.output, 'Echo: echo a message');
+  assert.equal(await usedToday(stranger, 'echoer'), 1);
+  // Credited to the listing whose server answered: its outcome, its attraction, the outcome the caller reports next.
+  assert.deepEqual(run.recorded.outcomes.map((o: Structured) => [o.step, o.listing_id, o.ok]), [[1, ids.everything, true]]);
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => [o.listing_id, Number(o.ok), o.depositor]), [[ids.everything, 1, nameSubject('echoer')]]);
+  const marks = await app.sql.selectFrom('trace_deposits').select(['subject_key', 'channel']).where('body', '=', `answered step 1 of ${run.recorded.from}`).execute();
+  assert.deepEqual(marks, [{ subject_key: `listing:${ids.everything}`, channel: 'attraction' }]);
+  assert.deepEqual([run.next_step.tool, run.next_step.args.listing_id, run.next_step.args.from], ['deposit_outcome', ids.everything, run.recorded.from]);
+});
+
 test(`a run whose tool needs a choice the text cannot make is refused before it starts, unpaid, naming the choices (${engine})`, async () => {
   newDay();
   const who = { agent_name: 'annotator' };
