@@ -235,6 +235,8 @@ test(`mesh_compose for echo plans only echo, the goal in other words included; i
   const marks = await app.sql.selectFrom('trace_deposits').select(['subject_key', 'channel']).where('body', '=', `answered step 1 of ${run.recorded.from}`).execute();
   assert.deepEqual(marks, [{ subject_key: `listing:${ids.everything}`, channel: 'attraction' }]);
   assert.deepEqual([run.next_step.tool, run.next_step.args.listing_id, run.next_step.args.from], ['deposit_outcome', ids.everything, run.recorded.from]);
+  const reported = await stranger.ok(run.next_step.tool, { ...run.next_step.args, ok: true, quality: 1, body: 'It echoed my message back word for word.' });
+  assert.deepEqual([reported.outcome.listing_id, reported.outcome.from, reported.refill.granted], [ids.everything, run.recorded.from, true]);
 });
 
 test(`a run whose tool needs a choice the text cannot make is refused before it starts, unpaid, naming the choices (${engine})`, async () => {
