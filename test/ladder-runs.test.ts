@@ -5,7 +5,9 @@
 // run; the composer gets used_with and nothing else; an anonymous caller's run moves no rank. A run
 // that cannot start for the caller's own reason (missing or wrong arguments) is refused before
 // anything is charged or recorded, and every hint on the way (mesh_compose, used_with,
-// interop_session, the refusal itself) leads to a run that executes once its `needs` are written.
+// interop_session, the refusal itself) leads to a run that executes once its `needs` are written;
+// a parameter that is one of a few values is never filled with the chain's text (the refusal names
+// its choices), and a plan for echo, a goal in other words included, chains echo alone.
 // Also: mesh_match's limit named in words, and the mcp_mesh demo covering every tool of a server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
