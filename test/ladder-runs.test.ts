@@ -5,7 +5,9 @@
 // run; the composer gets used_with and nothing else; an anonymous caller's run moves no rank. A run
 // that cannot start for the caller's own reason (missing or wrong arguments) is refused before
 // anything is charged or recorded, and every hint on the way (mesh_compose, used_with,
-// interop_session, the refusal itself) leads to a run that executes once its `needs` are written.
+// interop_session, the refusal itself) leads to a run that executes once its `needs` are written;
+// a parameter that is one of a few values is never filled with the chain's text (the refusal names
+// its choices), and a plan for echo, a goal in other words included, chains echo alone.
 // Also: mesh_match's limit named in words, and the mcp_mesh demo covering every tool of a server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -192,17 +194,86 @@ test(`interop_session carries the caller into execute_compose; a value the partn
   assert.equal(e.field, 'capability');
   assert.match(e.message, /leave out capability .* or leave out partner_listing_id/);
 
-  // A text the tool refuses (its location is one of three cities): the caller's mistake, no mark on the partner.
+  // A choice the text cannot make (location is one of three cities): the caller's to give, named with its choices.
   const cities = await composer.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-structured-content' });
-  assert.deepEqual([cities.next_step.args.listing_id, cities.next_step.needs], [ids.agent, ['input']]);
-  const wrong = await composer.ok('execute_compose', written(cities.next_step, { input: 'Lisbon' }));
-  assert.deepEqual([wrong.status, wrong.steps[0].status, wrong.steps[0].reason], ['failed', 'failed', 'invalid_arguments']);
+  assert.deepEqual([cities.next_step.args.listing_id, cities.next_step.needs], [ids.agent, ['arguments.1.location']]);
+  assert.match(cities.next_step.why, /"location" \(string, one of "New York", "Chicago", "Los Angeles": "Choose city"\)/);
+  const right = await composer.ok('execute_compose', written(cities.next_step, { 'arguments.1.location': 'Chicago' }));
+  assert.equal(right.status, 'completed', JSON.stringify(right.steps));
+
+  // A value the schema allows and the tool refuses (count is 1-10): the caller's mistake, no mark on the partner.
+  const links = await composer.ok('interop_session', { listing_id: ids.agent, partner_listing_id: ids.everything, capability: 'get-resource-links' });
+  const wrong = await composer.ok('execute_compose', { ...links.next_step.args, arguments: { '1': { count: 50 } } });
+  assert.deepEqual([wrong.status, wrong.steps[0].status, wrong.steps[0].reason], ['failed', 'failed', 'invalid_arguments'], JSON.stringify(wrong.steps));
   assert.deepEqual([wrong.recorded.outcomes, wrong.recorded.danger], [[], []]);
   assert.equal(await app.sql.selectFrom('trace_field').select('value').where('channel', '=', 'danger').where('subject_key', '=', `listing:${ids.everything}`).executeTakeFirst(), undefined);
-  assert.deepEqual([wrong.next_step.tool, wrong.next_step.args.input, wrong.next_step.needs], ['execute_compose', 'Lisbon', ['arguments.1.location']]);
+  assert.deepEqual([wrong.next_step.tool, wrong.next_step.args.arguments, wrong.next_step.needs], ['execute_compose', { '1': { count: 50 } }, ['arguments.1.count']]);
   assert.notEqual(wrong.next_step.tool, 'deposit_outcome');
-  const right = await composer.ok('execute_compose', written(wrong.next_step, { 'arguments.1.location': 'Chicago' }));
-  assert.equal(right.status, 'completed', JSON.stringify(right.steps));
+});
+
+test(`mesh_compose for echo plans only echo, the goal in other words included; its run completes and credits the server that answered (${engine})`, async () => {
+  newDay();
+  const who = { agent_name: 'echoer' };
+  // The caller names the capability and says the goal its own way: "message" is no second tool's work.
+  const plan = await stranger.ok('mesh_compose', { capabilities: ['echo'], goal: 'echo a message', ...who });
+  assert.deepEqual(plan.capabilities, ['echo']);
+  assert.deepEqual(plan.steps.map((s: Structured) => [s.listing_id, s.covers, s.calls.map((c: Structured) => c.params.name)]), [[ids.everything, ['echo'], ['echo']]]);
+  // The goal alone: the tool that takes the message is the one that echoes it.
+  const fromGoal = await stranger.ok('mesh_compose', { goal: 'echo a message', ...who });
+  assert.deepEqual(fromGoal.from_goal.map((d: Structured) => d.capability), ['echo']);
+  assert.deepEqual(fromGoal.steps.map((s: Structured) => s.calls.map((c: Structured) => c.params.name)), [['echo']]);
+
+  newDay();
+  // The plan's own hint runs as it is: the goal is the text the echo takes.
+  assert.deepEqual([plan.next_step.tool, plan.next_step.args.input, plan.next_step.needs], ['execute_compose', 'echo a message', undefined]);
+  const run = await stranger.ok(plan.next_step.tool, plan.next_step.args);
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.deepEqual(run.steps.map((s: Structured) => [s.listing_id, s.status, s.calls.map((c: Structured) => c.tool)]), [[ids.everything, 'ok', ['echo']]]);
+  assert.equal(run.output, 'Echo: echo a message');
+  assert.equal(await usedToday(stranger, 'echoer'), 1);
+  // Credited to the listing whose server answered: its outcome, its attraction, the outcome the caller reports next.
+  assert.deepEqual(run.recorded.outcomes.map((o: Structured) => [o.step, o.listing_id, o.ok]), [[1, ids.everything, true]]);
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => [o.listing_id, Number(o.ok), o.depositor]), [[ids.everything, 1, nameSubject('echoer')]]);
+  const marks = await app.sql.selectFrom('trace_deposits').select(['subject_key', 'channel']).where('body', '=', `answered step 1 of ${run.recorded.from}`).execute();
+  assert.deepEqual(marks, [{ subject_key: `listing:${ids.everything}`, channel: 'attraction' }]);
+  assert.deepEqual([run.next_step.tool, run.next_step.args.listing_id, run.next_step.args.from], ['deposit_outcome', ids.everything, run.recorded.from]);
+  const reported = await stranger.ok(run.next_step.tool, { ...run.next_step.args, ok: true, quality: 1, body: 'It echoed my message back word for word.' });
+  assert.deepEqual([reported.outcome.listing_id, reported.outcome.from, reported.refill.granted], [ids.everything, run.recorded.from, true]);
+});
+
+test(`a run whose tool needs a choice the text cannot make is refused before it starts, unpaid, naming the choices (${engine})`, async () => {
+  newDay();
+  const who = { agent_name: 'annotator' };
+  // echo, then a tool whose messageType is one of three values: the chain's text cannot fill it.
+  const plan = await stranger.ok('mesh_compose', { capabilities: ['echo', 'get-annotated-message'], ...who });
+  assert.deepEqual(plan.steps.map((s: Structured) => [s.listing_id, s.calls.map((c: Structured) => c.params.name)]), [[ids.everything, ['echo', 'get-annotated-message']]]);
+  assert.deepEqual(plan.next_step.needs, ['input', 'arguments.1.messageType']);
+
+  const refused = await stranger.fail('execute_compose', { composition_id: plan.composition_id, input: 'hello there', ...who });
+  assert.deepEqual([refused.code, refused.field], ['needs_arguments', 'arguments']);
+  assert.match(refused.message, /step 1's tool "get-annotated-message" needs "messageType" \(string, one of "error", "success", "debug": "Type of message to demonstrate different annotation patterns"\)/);
+  assert.match(refused.message, /\{"1": \{"messageType": <"error" \| "success" \| "debug">\}\}/);
+  assert.deepEqual(refused.details.steps, [
+    {
+      step: 1,
+      listing_id: ids.everything,
+      tool: 'get-annotated-message',
+      needs: [{ name: 'messageType', type: 'string', description: 'Type of message to demonstrate different annotation patterns', enum: ['error', 'success', 'debug'] }],
+    },
+  ]);
+  // A value outside the choices is refused the same way, before anything is charged.
+  const outside = await stranger.fail('execute_compose', { composition_id: plan.composition_id, input: 'hello there', arguments: { '1': { messageType: 'hello there' } }, ...who });
+  assert.deepEqual([outside.code, outside.field, outside.message], ['invalid_input', 'arguments.1.messageType', 'invalid input: arguments.1.messageType: must be one of "error", "success", "debug"']);
+  // Unpaid: only mesh_compose spent a unit; nothing sent or recorded.
+  assert.equal(await usedToday(stranger, 'annotator'), 1);
+  assert.deepEqual(await app.sql.selectFrom('trace_outcomes').select('id').where('from_label', 'like', `${plan.composition_id}/%`).execute(), []);
+
+  // The refusal's next_step with a choice written in: both tools run, and the server that answered is credited.
+  const run = await stranger.ok('execute_compose', written(refused.details.next_step, { 'arguments.1.messageType': 'success' }));
+  assert.equal(run.status, 'completed', JSON.stringify(run.steps));
+  assert.deepEqual(run.steps[0].calls.map((c: Structured) => [c.tool, c.status]), [['echo', 'ok'], ['get-annotated-message', 'ok']]);
+  assert.deepEqual((await outcomesFrom(run.recorded.from)).map((o) => [o.listing_id, Number(o.ok)]), [[ids.everything, 1]]);
+  assert.equal(await usedToday(stranger, 'annotator'), 2);
 });
 
 test(`mesh_match names a limit that is no whole number 1-100 in words (${engine})`, async () => {

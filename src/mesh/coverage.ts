@@ -17,7 +17,7 @@ export interface StoredItem {
   title?: string;
   description?: string;
   tags?: string[];
-  /** `type`: the JSON Schema type of the parameter, when the probe recorded one. */
+  /** With what each parameter's schema says a value must be, as far as the probe recorded it. */
   params: StoredParam[];
 }
 
@@ -26,6 +26,30 @@ export interface StoredParam {
   required: boolean;
   description?: string;
   type?: string;
+  /** The values it takes (its schema's enum or const), as the probe kept them. */
+  enum?: Choice[];
+  /** `enum` is not the whole list (the probe kept at most 50 short values). */
+  enum_partial?: boolean;
+  format?: string;
+  pattern?: string;
+}
+
+export type Choice = string | number | boolean;
+
+const isChoice = (v: unknown): v is Choice => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/** One stored parameter read back: what its schema says a value must be, when the probe recorded it. */
+function storedParam(p: { name: string; required?: unknown; description?: unknown; type?: unknown; enum?: unknown; enum_partial?: unknown; format?: unknown; pattern?: unknown }): StoredParam {
+  return {
+    name: p.name,
+    required: p.required === true,
+    ...(typeof p.description === 'string' ? { description: p.description } : {}),
+    ...(typeof p.type === 'string' ? { type: p.type } : {}),
+    ...(Array.isArray(p.enum) ? { enum: p.enum.filter(isChoice) } : {}),
+    ...(p.enum_partial === true ? { enum_partial: true } : {}),
+    ...(typeof p.format === 'string' ? { format: p.format } : {}),
+    ...(typeof p.pattern === 'string' ? { pattern: p.pattern } : {}),
+  };
 }
 
 /** The listing's stored skills or tools; bare names when only names were kept; [] when unprobed or unreadable. */
@@ -42,9 +66,7 @@ export function storedItems(stored: string | null): StoredItem[] {
           ...(typeof i.description === 'string' ? { description: i.description } : {}),
           ...(Array.isArray(i.tags) ? { tags: i.tags.filter((t): t is string => typeof t === 'string') } : {}),
           params: Array.isArray(i.params)
-            ? i.params
-                .filter((p): p is { name: string; required?: unknown; description?: unknown; type?: unknown } => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string')
-                .map((p) => ({ name: p.name, required: p.required === true, ...(typeof p.description === 'string' ? { description: p.description } : {}), ...(typeof p.type === 'string' ? { type: p.type } : {}) }))
+            ? i.params.filter((p): p is Parameters<typeof storedParam>[0] => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string').map(storedParam)
             : [],
         }));
     }

@@ -19,7 +19,8 @@ import { appendFeedEvent } from '../feed/store.ts';
 import { subjectKey } from '../traces/subjects.ts';
 import { logQuery } from '../search/store.ts';
 import { queryProblem } from '../search/engine.ts';
-import { askedCapabilities, canonicalCapability, goalNeeds, MAX_CAPABILITIES, MAX_CAPABILITY_CHARS, meaningfulWords, storedItems } from './coverage.ts';
+import { accountedStems, askedCapabilities, canonicalCapability, capabilityStems, goalNeeds, MAX_CAPABILITIES, MAX_CAPABILITY_CHARS, meaningfulWords, storedItems } from './coverage.ts';
+import { plainWords, stem } from '../search/text.ts';
 import { candidateIds, coverage, findPartners, liveRows, type MeshCtx, type Partner } from './partners.ts';
 import { complementOf } from './complement.ts';
 import type { ItemHit } from './capability-index.ts';
@@ -170,23 +171,56 @@ interface Derived {
 
 /** Words of one need searched one by one when the need as a whole finds nothing. */
 const MAX_NEED_WORDS = 8;
+/** Skills and tools of a whole-need search weighed against each other. */
+const NEED_HITS = 20;
+
+/**
+ * How many of a need's word stems a skill or tool serves: those its search match accounts for
+ * (name, title, description), and its parameters' names, since a tool's parameter is what it works
+ * on: echo {message} serves "echo a message", get-annotated-message {messageType} only "message".
+ */
+function stemsServed(stems: readonly string[], hit: ItemHit): number {
+  const got = accountedStems(hit.why);
+  for (const p of hit.item.params) for (const w of plainWords(p.name)) got.add(stem(w));
+  return stems.filter((s) => got.has(s)).length;
+}
+
+/** The capability a skill or tool is known by: its name, else its title, as the engine can read it. */
+const capabilityName = (item: ItemHit['item']): string | undefined => [item.name, item.title ?? ''].map(canonicalCapability).find((n) => n !== '' && queryProblem(n) === undefined);
 
 /**
  * A goal's capabilities: each need of the goal (coverage.ts goalNeeds) is searched among the Live
- * listings' skills and tools, and the best one's name is the capability. When the need as a whole
- * finds nothing (words no skill uses, like "the team", weigh it below the engine's floor), its
- * words are searched one by one and the skill or tool that serves the most of them wins, if it
- * serves at least half. A need nothing serves stays as its own words (and so becomes a gap).
+ * listings' skills and tools, and the one that serves the most of the need's words (stemsServed; at
+ * least half of them) names the capability; ties go to a skill or tool the plan already has (a
+ * capability the caller named, an earlier need's), then to the engine's order. So a need is never
+ * given a second tool that does only part of what the first one does. When the need as a whole finds
+ * none (words no skill uses, like "the team", weigh it below the engine's floor), its words are
+ * searched one by one and the skill or tool that serves the most of them wins, if it serves at least
+ * half. A need nothing serves stays as its own words (and so becomes a gap).
  */
-async function deriveCapabilities(ctx: MeshCtx, ex: Executor, needs: readonly string[], options: { kind?: 'agent' | 'mcp'; exclude?: string; only?: readonly string[] }): Promise<Derived[]> {
+async function deriveCapabilities(
+  ctx: MeshCtx,
+  ex: Executor,
+  needs: readonly string[],
+  named: readonly string[],
+  options: { kind?: 'agent' | 'mcp'; exclude?: string; only?: readonly string[] },
+): Promise<Derived[]> {
   const index = ctx.mesh.capabilities;
+  const planned = new Set(named);
   const out: Derived[] = [];
   for (const need of needs) {
     const words = meaningfulWords(need).slice(0, MAX_NEED_WORDS);
     const rows = await liveRows(ex, options.only ?? candidateIds(ctx, [need, ...words.filter((w) => queryProblem(w) === undefined)], options.kind), options.kind, options.exclude);
     index.ensure(rows);
     const ids = rows.map((r) => r.id);
-    let best = index.query(need, ids, 1)[0];
+    const stems = capabilityStems(need);
+    const isPlanned = (hit: ItemHit) => [hit.item.name, hit.item.title ?? ''].some((n) => planned.has(canonicalCapability(n)));
+    const weighed = index
+      .query(need, ids, NEED_HITS)
+      .map((hit, order) => ({ hit, order, served: stemsServed(stems, hit), planned: isPlanned(hit) }))
+      .filter((w) => w.served >= Math.ceil(stems.length / 2))
+      .sort((a, b) => b.served - a.served || Number(b.planned) - Number(a.planned) || a.order - b.order);
+    let best = weighed[0]?.hit;
     if (!best && words.length > 1) {
       const tally = new Map<string, { hit: ItemHit; words: number; relevance: number }>();
       for (const w of words) {
@@ -202,7 +236,8 @@ async function deriveCapabilities(ctx: MeshCtx, ex: Executor, needs: readonly st
       const top = [...tally.entries()].sort(([ka, a], [kb, b]) => b.words - a.words || b.relevance - a.relevance || (ka < kb ? -1 : 1))[0]?.[1];
       if (top && top.words >= Math.ceil(words.length / 2)) best = top.hit;
     }
-    const name = best ? [best.item.name, best.item.title ?? ''].map(canonicalCapability).find((n) => n !== '' && queryProblem(n) === undefined) : undefined;
+    const name = best ? capabilityName(best.item) : undefined;
+    if (name) planned.add(name);
     out.push({ need, capability: name ?? need, from_listing_id: name ? best!.listing_id : null });
   }
   return out;
@@ -273,7 +308,7 @@ export const meshCompose = defineOperation({
     const claims = { listing_id: input.listing_id, agent_name: input.agent_name, payment_proof: input.payment_proof };
     const { result, meter } = await metered(ctx, claims, 'mesh_compose', async (trx, subject) => {
       const scope = { kind: input.kind, exclude: owner?.id, only };
-      const derived = needs.length ? await deriveCapabilities(ctx, trx, needs, scope) : [];
+      const derived = needs.length ? await deriveCapabilities(ctx, trx, needs, explicit, scope) : [];
       const capabilities = [...new Set([...explicit, ...derived.map((d) => d.capability)])].slice(0, MAX_CAPABILITIES);
       const selfCovered = owner ? [...(coverage(ctx, [owner as ListingRow], capabilities).get(owner.id)?.keys() ?? [])] : [];
       const universe = capabilities.filter((c) => !selfCovered.includes(c));

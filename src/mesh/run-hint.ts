@@ -7,7 +7,7 @@
 // suggested for a bad mark over the caller's own arguments.
 import { nextStep, type NextStep } from '../platform/next-step.ts';
 import { MAX_CAPABILITIES } from './coverage.ts';
-import { neededFields, needsInWords, runNeeds, toolOf, type CallNeeds, type GivenArguments, type RunNeeds } from './arguments.ts';
+import { neededFields, needOf, needsInWords, runNeeds, toolOf, type CallNeeds, type GivenArguments, type RunNeeds } from './arguments.ts';
 import type { StepReport } from './execute.ts';
 import type { Composition } from './store.ts';
 
@@ -57,11 +57,7 @@ function refusedCall(c: Composition, s: StepReport, given: GivenArguments): Call
   const tool = s.calls.at(-1)?.tool ?? '';
   const declared = c.steps.find((p) => p.step === s.step)?.calls.find((x) => toolOf(x) === tool)?.parameters ?? [];
   const names = new Set([...declared.filter((p) => p.required).map((p) => p.name), ...Object.keys({ ...(given[String(s.step)] ?? {}), ...(given[tool] ?? {}) })]);
-  const typed = (name: string) => {
-    const type = declared.find((p) => p.name === name)?.type;
-    return { name, ...(type ? { type } : {}) };
-  };
-  return { step: s.step, listing_id: s.listing_id, tool, needs: [...names].map(typed) };
+  return { step: s.step, listing_id: s.listing_id, tool, needs: [...names].map((name) => needOf(name, declared.find((p) => p.name === name))) };
 }
 
 /** The call after a run: the outcome of a partner that answered, the caller's arguments again, or other partners. */

@@ -44,7 +44,17 @@ export function storedCapabilities(report: ProbeReport): string {
     ...(c.title ? { title: cleanText(c.title, 200) } : {}),
     ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
     ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
-    params: c.params.slice(0, 50).map((p) => ({ name: cleanText(p.name, 100), required: p.required, ...(p.description ? { description: cleanText(p.description, 300) } : {}), ...(p.type ? { type: cleanText(p.type, 20) } : {}) })),
+    params: c.params.slice(0, 50).map((p) => ({
+      name: cleanText(p.name, 100),
+      required: p.required,
+      ...(p.description ? { description: cleanText(p.description, 300) } : {}),
+      ...(p.type ? { type: cleanText(p.type, 20) } : {}),
+      // What a value must be (param-schema.ts, already cleaned and capped there): execute_compose checks it before a run.
+      ...(p.enum ? { enum: p.enum } : {}),
+      ...(p.enum_partial ? { enum_partial: true } : {}),
+      ...(p.format ? { format: p.format } : {}),
+      ...(p.pattern ? { pattern: p.pattern } : {}),
+    })),
   }));
   // The names are the cleaned, capped ones: what is hashed is what is shown, and a server with
   // endless tools cannot make the row grow without bound.

@@ -3,6 +3,7 @@
 import { OutboundError } from '../platform/net/guarded-client.ts';
 import type { RpcReply } from './rpc.ts';
 import type { Capability } from './score.ts';
+import { toolParam } from './param-schema.ts';
 
 export const CLIENT_INFO = { name: 'rollcall-probe', version: '1' };
 /** Where an MCP server puts a Rollcall proof of control in its initialize or server/discover result. */
@@ -50,11 +51,7 @@ export function authOf(reply: RpcReply): McpHandshake['auth'] | undefined {
   return { resourceMetadata: m?.[1] };
 }
 
-/** A parameter's JSON Schema type: the type it names, or the first non-null one of a list. */
-const schemaType = (type: unknown): string | undefined =>
-  typeof type === 'string' ? type : Array.isArray(type) ? type.find((t): t is string => typeof t === 'string' && t !== 'null') : undefined;
-
-/** Tool name, description and parameter docs (with each parameter's type), kept for search, the score and execute_compose. */
+/** Tool name, description and parameters (each with what its schema says a value must be: param-schema.ts), kept for search, the score and execute_compose. */
 export function toolCapabilities(tools: unknown): Capability[] {
   if (!Array.isArray(tools)) return [];
   return tools.filter((t) => isObj(t) && typeof t.name === 'string').map((t) => {
@@ -65,12 +62,7 @@ export function toolCapabilities(tools: unknown): Capability[] {
       name: t.name,
       title: typeof t.title === 'string' ? t.title : undefined,
       description: typeof t.description === 'string' ? t.description : undefined,
-      params: Object.entries(props).map(([name, p]) => ({
-        name,
-        description: isObj(p) && typeof p.description === 'string' ? p.description : undefined,
-        required: required.includes(name),
-        type: isObj(p) ? schemaType(p.type) : undefined,
-      })),
+      params: Object.entries(props).map(([name, p]) => toolParam(name, p, required.includes(name))),
     };
   });
 }

@@ -1,11 +1,13 @@
 // The trust score (DESIGN.md "Score"; docs/score-rubric.md says the same in prose). 0-100 from
 // what a probe observed; relevance in search is kept apart from it.
+import type { ToolParam } from './param-schema.ts';
+
 export interface Capability {
   name: string;
   title?: string;
   description?: string;
-  /** A tool's parameters; `type` is the JSON Schema type its input schema names, when it names one. */
-  params: { name: string; description?: string; required: boolean; type?: string }[];
+  /** A tool's parameters, with what its input schema says a value must be (param-schema.ts). */
+  params: ToolParam[];
   tags?: string[];
 }
 
