@@ -7,6 +7,20 @@ export interface Capability {
   /** A tool's parameters; `type` is the JSON Schema type its input schema names, when it names one. */
   params: { name: string; description?: string; required: boolean; type?: string }[];
   tags?: string[];
+  /** A tool's input schema as the server serves it (a demo builds its ready call from it). */
+  inputSchema?: Record<string, unknown>;
+  /** A tool's annotations: its title and behaviour hints, as the server states them. */
+  annotations?: ToolAnnotations;
+  /** A skill's example requests, as its card states them. */
+  examples?: string[];
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface ScoreFacts {
