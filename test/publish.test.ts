@@ -46,6 +46,9 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.equal(b.deal.percent_off, 100);
   assert.equal(b.deal.no_stripe, true);
   for (const k of ['path', 'find_us', 'message', 'take_demo_url', 'take_demo_body', 'curl']) assert.ok(k in b.deal, k);
+  // The demo request is said once, in take_demo: the deal beside it names the endpoint only.
+  assert.deepEqual([b.deal.take_demo_url, b.deal.take_demo_body, b.deal.curl], [b.take_demo.url, null, null]);
+  assert.equal(JSON.stringify(b).split('curl -sS').length - 1, 1, 'one curl in the answer');
   assert.equal(b.activation.stage, 'list');
   assert.match(b.next, /^check_status \{"id":"lst_/);
   // Unclaimed: nobody can check in for it yet, so its probes are its presence.
