@@ -204,14 +204,12 @@ export const demoOutput = z.looseObject({
   kind: z.enum(['agent', 'mcp']),
   sku: z.enum(['alive', 'mcp_mesh']),
   first_demo: z.boolean(),
+  // What the listing can do (docs/guide/funnel.md "The demo"): the probe's facts, a server's tools
+  // with ready calls or an agent's skills with ready messages; partners only when there are some.
   artifacts: z.looseObject({
-    probe: z.looseObject({}).describe('What the last probe saw: endpoint, protocol, latency_ms, score, tools or skills counted.'),
-    tools: z
-      .array(z.looseObject({ call: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }) }))
-      .optional()
-      .describe('MCP: each tool (title, description, annotations) with call, the params of a tools/call valid against its input schema (needs: values still to write).'),
-    skills: z.array(z.looseObject({ id: z.string(), message: z.looseObject({}) })).optional().describe('Agents: each skill with message, an A2A message to send as params.message.'),
-    matches: z.looseObject({}).optional().describe('MCP: Live partners covering its tools; absent when none.'),
+    probe: z.looseObject({}),
+    tools: z.array(z.looseObject({ call: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }) })).optional(),
+    skills: z.array(z.looseObject({ id: z.string(), message: z.looseObject({}) })).optional(),
   }),
   access_token: z.string().nullable(),
   access: z.looseObject({ scope: z.enum(['demo', 'full']).nullable(), opens: z.array(z.string()) }),
@@ -262,7 +260,7 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
 }
 
 const DESCRIPTION =
-  'Take the free demo of a Live listing (same as GET or POST /api/products/demo): what it can do (each tool with a ready call, or each skill with a ready message), a kernel and a loop tick for an agent, Live partners and a composition for an MCP server that has some, plus a product access token (shown once). Not Live: 409 not_live.';
+  'Free demo of a Live listing (GET or POST /api/products/demo): its tools with ready calls or skills with ready messages, a kernel and loop tick (agents), Live partners (servers), a product access token (shown once). Not Live: 409 not_live.';
 
 async function takeDemoHandler(ctx: MeshCtx, input: z.output<typeof demoInput>) {
   const row = await demoListing(ctx, input);
