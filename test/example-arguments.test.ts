@@ -1,11 +1,13 @@
-// The ready call's arguments a demo builds from a tool's input schema (src/mesh/example-arguments.ts):
-// for schemas of every common shape, the arguments are valid against the schema (ajv), or the
-// values the builder could not make valid are named in `needs`, never silently wrong.
+// The ready calls a demo builds (src/mesh/example-arguments.ts, src/mesh/ready-calls.ts): for
+// input schemas of every common shape, the arguments are valid against the schema (ajv), or the
+// values the builder could not make valid are named in `needs`, never silently wrong; a tool
+// stored without its schema gets its call from its parameters, and a skill its A2A message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { exampleArguments } from '../src/mesh/example-arguments.ts';
+import { readySkills, readyTools } from '../src/mesh/ready-calls.ts';
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -85,4 +87,14 @@ test('a schema that is not an object takes no arguments; recursive $refs stop', 
   const loop = { type: 'object', properties: { node: { $ref: '#/$defs/Node' } }, required: ['node'], $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } }, required: ['next'] } } };
   const built = exampleArguments(loop);
   assert.ok(built.needs.length === 1 && built.needs[0]!.startsWith('node.next.'), JSON.stringify(built.needs));
+});
+
+test('a tool stored before input schemas were kept gets its call from its parameters; a skill without examples a request naming it', () => {
+  const { tools } = readyTools([{ name: 'add', description: 'Adds two numbers', params: [{ name: 'a', required: true, type: 'number' }, { name: 'b', required: true, type: 'integer' }, { name: 'note', required: false, type: 'string' }] }]);
+  assert.deepEqual(tools, [{ description: 'Adds two numbers', call: { name: 'add', arguments: { a: 1, b: 1 } } }]);
+  const ids = ['m1', 'm2'];
+  const v1 = readySkills([{ name: 'summarize', title: 'Summarize', description: 'Summarizes a text.', params: [] }], 'a2a/1.0', () => ids.shift()!);
+  assert.deepEqual(v1.skills[0]!.message, { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'Please use your skill "Summarize" (Summarizes a text.) on a short example of your choice.' }] });
+  const v03 = readySkills([{ name: 'summarize', params: [], examples: ['summarize this: hello', 'a second one'] }], 'a2a/0.3', () => ids.shift()!);
+  assert.deepEqual(v03.skills[0], { id: 'summarize', name: 'summarize', other_examples: ['a second one'], message: { kind: 'message', messageId: 'm2', role: 'user', parts: [{ kind: 'text', text: 'summarize this: hello' }] } });
 });
