@@ -98,14 +98,14 @@ test(`a live MCP: demo -> ultra feedback -> founding seat -> access, export, ins
   const before = (await getJson(app, `/api/listings/status?id=${ids.mcp}`)).body;
   assert.deepEqual([before.badge, before.rank_delta, before.demoed], ['never_demoed', -15, false]);
 
-  // The owner's demo over MCP: partner matches for the server's tools and a stored composition.
+  // The owner's demo over MCP: the server's tools with ready calls, partner matches for them and a stored composition.
   const demo = await mcpOwner.ok('take_demo', { listing_id: ids.mcp });
   assert.equal(demo.sku, 'mcp_mesh');
   assert.equal(demo.first_demo, true);
   assert.match(demo.access_token, /^rc_[A-Za-z0-9_-]{43}$/);
   const demoToken = demo.access_token as string;
   assert.deepEqual([demo.access.scope, demo.access.opens], ['demo', ['mesh']]);
-  assert.ok(demo.artifacts.matches.capabilities.includes('echo'));
+  assert.deepEqual(demo.artifacts.tools.find((x: any) => x.call.name === 'echo').call, { name: 'echo', arguments: { message: 'Hello from Rollcall' } });
   const twin = demo.artifacts.matches.hits.find((h: any) => h.listing_id === ids.twin);
   assert.ok(twin, 'the twin serving echo is a partner match');
   assert.deepEqual(twin.via, [{ capability: 'echo', tool: 'echo', relevance: 100 }]);
@@ -259,7 +259,7 @@ test(`an agent's alive demo and its feedback in one call: complete_founding_path
   const { kernel, loop_tick, network } = path.demo.artifacts;
   assert.equal(kernel.version, 1);
   assert.ok(kernel.artifact.objectives.some((o: any) => /Translate text/.test(o.goal)), 'goals come from the card\'s skills');
-  assert.ok(kernel.system_prompt_short.length <= 600);
+  assert.ok(kernel.artifact.system_prompt_short.length <= 600);
   assert.equal(loop_tick.version, 2);
   assert.equal(loop_tick.previous_version, 1);
   assert.ok(loop_tick.diff);

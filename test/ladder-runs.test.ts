@@ -8,13 +8,14 @@
 // interop_session, the refusal itself) leads to a run that executes once its `needs` are written;
 // a parameter that is one of a few values is never filled with the chain's text (the refusal names
 // its choices), and a plan for echo, a goal in other words included, chains echo alone.
-// Also: mesh_match's limit named in words, and the mcp_mesh demo covering every tool of a server.
+// Also: mesh_match's limit named in words, and the mcp_mesh demo matching partners for every tool of a server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { connect, nameSubject, type Tools } from './helpers/value-tools.ts';
 import { asOwner, ownListing } from './helpers/owners.ts';
 import { waitForLane } from './helpers/wait.ts';
+import { setListingState } from './helpers/state.ts';
 import { startEverything, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 import { DAY_MS, ManualClock } from '../src/platform/clock.ts';
@@ -289,8 +290,18 @@ test(`the mcp_mesh demo of a server matches partners for every one of its tools 
   const row = await app.sql.selectFrom('listings').select('capabilities').where('id', '=', ids.everything).executeTakeFirstOrThrow();
   const tools = storedItems(row.capabilities).map((i) => canonicalCapability(i.name));
   assert.ok(tools.length > 10 && tools.includes('get-sum') && tools.includes('simulate-research-query'), JSON.stringify(tools));
+  // A partner for the server's last tool only (past the first 10, mesh_match's most per call).
+  const last = tools[tools.length - 1]!;
+  const published = await postJson(app, '/api/publish', { url: 'https://last-tool-twin.example.org/mcp' });
+  await waitForLane(app, published.body.listing_id, ['failed']);
+  const now = app.clock.now().toISOString();
+  const capabilities = JSON.stringify({ names: [last], items: [{ name: last, description: 'The same research query, simulated elsewhere', params: [] }] });
+  await setListingState(app, published.body.listing_id, { lane: 'active', kind: 'mcp', name: 'Last Tool Twin', live_since: now, capabilities, checks_clean: 1, probe_ok: 1, probe_handshake: 'ok', probed_at: now }, now);
+  await app.services.search.poll();
   const demo = await stranger.ok('take_demo', { listing_id: ids.everything });
   assert.equal(demo.sku, 'mcp_mesh');
-  assert.deepEqual(demo.artifacts.matches.capabilities, tools);
+  // Every tool is shown with its ready call, and partners were looked for for each (none left out).
+  assert.deepEqual(demo.artifacts.tools.map((x: any) => canonicalCapability(x.call.name)), tools);
+  assert.deepEqual(demo.artifacts.matches.hits.map((h: any) => [h.listing_id, h.covers]), [[published.body.listing_id, [last]]]);
   assert.equal(demo.artifacts.matches.left_out, undefined);
 });

@@ -59,7 +59,9 @@ function funnelFields(row: ListingRow, state: FunnelFlags | undefined, base: str
       ? { listing_id: row.id, kind: row.kind, name: row.name, sku: demoSku, agent_card_url: row.url }
       : { listing_id: row.id, kind: row.kind, name: row.name, sku: demoSku, mcp_url: row.url };
   const takeDemoGet = `${base}/api/products/demo?listing_id=${encodeURIComponent(row.id)}`;
-  const deal = dealObject(base, { url: takeDemoGet, body: demoBody });
+  // The listing's demo request is take_demo (and take_demo_get): the deal beside it names the demo
+  // endpoint without repeating that request (its take_demo_body and curl are null, as the active list's).
+  const deal = dealObject(base);
   const stageIndex = STAGES.indexOf(stage);
   return {
     demoed: flags.demoed,

@@ -102,7 +102,7 @@ export const restRoutes: RestRoute[] = [
     path: '/api/products/demo',
     operation: takeDemoByQuery,
     from: 'query',
-    summary: 'The free demo of a Live listing: artifacts, an access token scoped to them (shown once) and next_steps',
+    summary: 'The free demo of a Live listing: its tools with ready calls or skills with ready messages, artifacts, an access token scoped to them (shown once) and next_steps',
     responses: { '409': 'not_live: the listing is not Live' },
   },
   {

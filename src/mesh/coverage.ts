@@ -52,29 +52,63 @@ function storedParam(p: { name: string; required?: unknown; description?: unknow
   };
 }
 
-/** The listing's stored skills or tools; bare names when only names were kept; [] when unprobed or unreadable. */
-export function storedItems(stored: string | null): StoredItem[] {
-  if (!stored) return [];
+
+/** What the demo shows of a tool or skill beyond search's fields, as the prober stored it. */
+export interface StoredDetails {
+  /** A tool's annotations (title and behaviour hints). */
+  annotations?: Record<string, string | boolean>;
+  /** A tool's input schema, exactly as served (absent when too large to keep, or stored before it was kept). */
+  input_schema?: Record<string, unknown>;
+  /** A skill's example requests. */
+  examples?: string[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseItems(stored: string | null): { items?: Record<string, unknown>[]; names?: string[] } {
+  if (!stored) return {};
   try {
     const parsed = JSON.parse(stored) as { names?: unknown; items?: unknown };
-    if (Array.isArray(parsed.items)) {
-      return parsed.items
-        .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null && typeof (i as { name?: unknown }).name === 'string')
-        .map((i) => ({
-          name: String(i.name),
-          ...(typeof i.title === 'string' ? { title: i.title } : {}),
-          ...(typeof i.description === 'string' ? { description: i.description } : {}),
-          ...(Array.isArray(i.tags) ? { tags: i.tags.filter((t): t is string => typeof t === 'string') } : {}),
-          params: Array.isArray(i.params)
-            ? i.params.filter((p): p is Parameters<typeof storedParam>[0] => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string').map(storedParam)
-            : [],
-        }));
-    }
-    if (Array.isArray(parsed.names)) return parsed.names.filter((n): n is string => typeof n === 'string').map((name) => ({ name, params: [] }));
+    if (Array.isArray(parsed.items)) return { items: parsed.items.filter((i): i is Record<string, unknown> => isRecord(i) && typeof i.name === 'string') };
+    if (Array.isArray(parsed.names)) return { names: parsed.names.filter((n): n is string => typeof n === 'string') };
   } catch {
     // an unreadable row offers nothing
   }
-  return [];
+  return {};
+}
+
+function itemOf(i: Record<string, unknown>): StoredItem {
+  return {
+    name: String(i.name),
+    ...(typeof i.title === 'string' ? { title: i.title } : {}),
+    ...(typeof i.description === 'string' ? { description: i.description } : {}),
+    ...(Array.isArray(i.tags) ? { tags: i.tags.filter((t): t is string => typeof t === 'string') } : {}),
+    params: Array.isArray(i.params) ? i.params.filter((p): p is Parameters<typeof storedParam>[0] => isRecord(p) && typeof p.name === 'string').map(storedParam) : [],
+  };
+}
+
+/** The listing's stored skills or tools; bare names when only names were kept; [] when unprobed or unreadable. */
+export function storedItems(stored: string | null): StoredItem[] {
+  const { items, names } = parseItems(stored);
+  return items ? items.map(itemOf) : (names ?? []).map((name) => ({ name, params: [] }));
+}
+
+/** The stored items with what the demo shows of each (annotations, input schema, examples). */
+export function storedItemsWithDetails(stored: string | null): (StoredItem & StoredDetails)[] {
+  const { items, names } = parseItems(stored);
+  if (!items) return (names ?? []).map((name) => ({ name, params: [] }));
+  return items.map((i) => {
+    const annotations = isRecord(i.annotations)
+      ? Object.fromEntries(Object.entries(i.annotations).filter((e): e is [string, string | boolean] => typeof e[1] === 'string' || typeof e[1] === 'boolean'))
+      : undefined;
+    const examples = Array.isArray(i.examples) ? i.examples.filter((e): e is string => typeof e === 'string' && e !== '') : [];
+    return {
+      ...itemOf(i),
+      ...(annotations && Object.keys(annotations).length ? { annotations } : {}),
+      ...(isRecord(i.input_schema) ? { input_schema: i.input_schema } : {}),
+      ...(examples.length ? { examples } : {}),
+    };
+  });
 }
 
 /** The capability as compared everywhere (traces, dedupe): cleaned, lower-case, single spaces. */

@@ -37,25 +37,63 @@ const httpUrl = (value: string | undefined): string | null => {
 /** The most capabilities a listing keeps (a server with endless tools cannot make its row grow without bound). */
 const KEPT_CAPABILITIES = 500;
 
-/** What the registry keeps of a probe's capabilities: details for search, and their names for the hash. */
+/** A tool's input schema kept whole up to this many characters of JSON (else without its descriptions, else not at all). */
+const KEPT_SCHEMA_CHARS = 4000;
+/** Input schemas kept per listing, in the server's order, up to this many characters of JSON together. */
+const KEPT_SCHEMAS_CHARS = 100_000;
+/** A skill's example requests kept: how many, and how long each. */
+const KEPT_EXAMPLES = 3;
+const EXAMPLE_CHARS = 300;
+
+/** Words about a schema, not constraints on the value: what is dropped first from a schema too large to keep. */
+const PROSE = new Set(['description', 'title', '$comment', 'markdownDescription']);
+
+function withoutProse(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutProse);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !PROSE.has(k)).map(([k, x]) => [k, withoutProse(x)]));
+}
+
+/** The input schema as kept (exact, so a call built from it is valid against the server's), or undefined past the limits. */
+function keptSchema(schema: Record<string, unknown> | undefined, budget: { left: number }): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  for (const form of [schema, withoutProse(schema) as Record<string, unknown>]) {
+    const chars = JSON.stringify(form).length;
+    if (chars <= KEPT_SCHEMA_CHARS && chars <= budget.left) {
+      budget.left -= chars;
+      return form;
+    }
+  }
+  return undefined;
+}
+
+/** What the registry keeps of a probe's capabilities: details for search and the demo, and their names for the hash. */
 export function storedCapabilities(report: ProbeReport): string {
-  const items = report.capabilities.slice(0, KEPT_CAPABILITIES).map((c) => ({
-    name: cleanText(c.name, 200),
-    ...(c.title ? { title: cleanText(c.title, 200) } : {}),
-    ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
-    ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
-    params: c.params.slice(0, 50).map((p) => ({
-      name: cleanText(p.name, 100),
-      required: p.required,
-      ...(p.description ? { description: cleanText(p.description, 300) } : {}),
-      ...(p.type ? { type: cleanText(p.type, 20) } : {}),
-      // What a value must be (param-schema.ts, already cleaned and capped there): execute_compose checks it before a run.
-      ...(p.enum ? { enum: p.enum } : {}),
-      ...(p.enum_partial ? { enum_partial: true } : {}),
-      ...(p.format ? { format: p.format } : {}),
-      ...(p.pattern ? { pattern: p.pattern } : {}),
-    })),
-  }));
+  const budget = { left: KEPT_SCHEMAS_CHARS };
+  const items = report.capabilities.slice(0, KEPT_CAPABILITIES).map((c) => {
+    const schema = keptSchema(c.inputSchema, budget);
+    const examples = (c.examples ?? []).slice(0, KEPT_EXAMPLES).map((e) => cleanText(e, EXAMPLE_CHARS)).filter((e) => e !== '');
+    return {
+      name: cleanText(c.name, 200),
+      ...(c.title ? { title: cleanText(c.title, 200) } : {}),
+      ...(c.description ? { description: cleanText(c.description, 1000) } : {}),
+      ...(c.tags?.length ? { tags: c.tags.slice(0, 20).map((t) => cleanText(t, 60)) } : {}),
+      ...(examples.length ? { examples } : {}),
+      ...(c.annotations ? { annotations: { ...c.annotations, ...(c.annotations.title !== undefined ? { title: cleanText(c.annotations.title, 200) } : {}) } } : {}),
+      params: c.params.slice(0, 50).map((p) => ({
+        name: cleanText(p.name, 100),
+        required: p.required,
+        ...(p.description ? { description: cleanText(p.description, 300) } : {}),
+        ...(p.type ? { type: cleanText(p.type, 20) } : {}),
+        // What a value must be (param-schema.ts, already cleaned and capped there): execute_compose checks it before a run.
+        ...(p.enum ? { enum: p.enum } : {}),
+        ...(p.enum_partial ? { enum_partial: true } : {}),
+        ...(p.format ? { format: p.format } : {}),
+        ...(p.pattern ? { pattern: p.pattern } : {}),
+      })),
+      ...(schema ? { input_schema: schema } : {}),
+    };
+  });
   // The names are the cleaned, capped ones: what is hashed is what is shown, and a server with
   // endless tools cannot make the row grow without bound.
   return JSON.stringify({ names: items.map((i) => i.name), items });

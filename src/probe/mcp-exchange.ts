@@ -2,7 +2,7 @@
 // for HTTP+SSE): what a handshake found, the tool list read page by page, and the tools kept.
 import { OutboundError } from '../platform/net/guarded-client.ts';
 import type { RpcReply } from './rpc.ts';
-import type { Capability } from './score.ts';
+import type { Capability, ToolAnnotations } from './score.ts';
 import { toolParam } from './param-schema.ts';
 
 export const CLIENT_INFO = { name: 'rollcall-probe', version: '1' };
@@ -51,7 +51,18 @@ export function authOf(reply: RpcReply): McpHandshake['auth'] | undefined {
   return { resourceMetadata: m?.[1] };
 }
 
-/** Tool name, description and parameters (each with what its schema says a value must be: param-schema.ts), kept for search, the score and execute_compose. */
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** A tool's annotations: its title and the boolean hints, nothing else. */
+function annotationsOf(raw: unknown): ToolAnnotations | undefined {
+  if (!isObj(raw)) return undefined;
+  const out: ToolAnnotations = {};
+  if (typeof raw.title === 'string') out.title = raw.title;
+  for (const hint of HINTS) if (typeof raw[hint] === 'boolean') out[hint] = raw[hint];
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Tool name, description, annotations, input schema and parameters (each with what its schema says a value must be: param-schema.ts), kept for search, the score, execute_compose and the demo. */
 export function toolCapabilities(tools: unknown): Capability[] {
   if (!Array.isArray(tools)) return [];
   return tools.filter((t) => isObj(t) && typeof t.name === 'string').map((t) => {
@@ -62,6 +73,8 @@ export function toolCapabilities(tools: unknown): Capability[] {
       name: t.name,
       title: typeof t.title === 'string' ? t.title : undefined,
       description: typeof t.description === 'string' ? t.description : undefined,
+      ...(isObj(t.inputSchema) ? { inputSchema: t.inputSchema } : {}),
+      ...(annotationsOf(t.annotations) ? { annotations: annotationsOf(t.annotations) } : {}),
       params: Object.entries(props).map(([name, p]) => toolParam(name, p, required.includes(name))),
     };
   });

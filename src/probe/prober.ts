@@ -341,7 +341,7 @@ class ProbeRun {
   }
 
   private async agent(url: string, card: AgentCard, cardUrl: string, options: ProbeOptions): Promise<ProbeReport> {
-    const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags }));
+    const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags, ...(s.examples?.length ? { examples: s.examples } : {}) }));
     const common = { kind: 'agent' as const, cardUrl, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
     const endpoint = card.endpoint ? resolveEndpoint(card.endpoint, cardUrl) : undefined;
     if (!endpoint) {

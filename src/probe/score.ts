@@ -9,6 +9,20 @@ export interface Capability {
   /** A tool's parameters, with what its input schema says a value must be (param-schema.ts). */
   params: ToolParam[];
   tags?: string[];
+  /** A tool's input schema as the server serves it (a demo builds its ready call from it). */
+  inputSchema?: Record<string, unknown>;
+  /** A tool's annotations: its title and behaviour hints, as the server states them. */
+  annotations?: ToolAnnotations;
+  /** A skill's example requests, as its card states them. */
+  examples?: string[];
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface ScoreFacts {

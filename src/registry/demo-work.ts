@@ -1,9 +1,13 @@
-// The work a demo does (TOOLS.md take_demo), with the value tools' own code and unmetered:
-// `alive` (agents) builds a kernel from the agent's card, runs one loop tick over the evidence
-// about the listing and reads a network snapshot; `mcp_mesh` (MCPs) matches partners for the
-// server's tools and stores a proposed composition for what the network wants that the server
-// lacks. What a demo builds is its holder's (the caller): the listing's own kernel changes only
-// when its owner takes the demo. Card text stays data: the kernel builder quotes it.
+// The work a demo does (TOOLS.md take_demo), with the value tools' own code and unmetered. Every
+// demo first shows what the listing can do, from what its last probe saw: a server's tools, each
+// with a ready tools/call built from its input schema, or an agent's skills, each with a ready A2A
+// message. Then `alive` (agents) builds a kernel from the agent's card, runs one loop tick over
+// the evidence about the listing and reads a network snapshot; `mcp_mesh` (MCPs) matches partners
+// for the server's tools and, when the network has partners for it, stores a proposed composition
+// for what the network wants that the server lacks. What a demo builds is its holder's (the
+// caller): the listing's own kernel changes only when its owner takes the demo. Card text stays
+// data: the kernel builder quotes it.
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../platform/db/executor.ts';
 import { iso } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -18,7 +22,9 @@ import { keyTerms } from '../kernel/terms.ts';
 import { feedbackSignal, IDLE_REASONS, outcomeSignal, planTick } from '../kernel/loop.ts';
 import { latestVersion, saveVersion, type KernelVersion } from '../kernel/store.ts';
 import { cardOf, COMMUNITY_APPLIED, COMMUNITY_LISTED, COMMUNITY_MIN_COUNT, OWN_HISTORY } from '../kernel/operations.ts';
-import { storedItems } from '../mesh/coverage.ts';
+import { storedItems, storedItemsWithDetails } from '../mesh/coverage.ts';
+import { a2aSendWith, mcpCallWith, readySkills, readyTools } from '../mesh/ready-calls.ts';
+import { contextCostOf, loadProbeState } from '../probe/store.ts';
 import { serverTools } from '../mesh/server-tools.ts';
 import { findPartners, type MeshCtx, type Partner } from '../mesh/partners.ts';
 import { complementOf } from '../mesh/complement.ts';
@@ -69,6 +75,54 @@ export async function cardSpec(ex: Executor, row: ListingRow, holder: string): P
   };
 }
 
+/**
+ * What the listing can do, as its last probe saw it: each tool with a ready tools/call (MCP) or
+ * each skill with a ready A2A message (agents), how to send them (once), and the probe's facts.
+ */
+export async function listingAbilities(ex: Executor, row: ListingRow) {
+  const state = await loadProbeState(ex, row.id);
+  const items = storedItemsWithDetails(row.capabilities);
+  const endpoint = state?.target ?? row.url;
+  const protocol = state?.protocol ?? null;
+  const contextCost = row.kind === 'mcp' ? contextCostOf(state?.report ?? null) : null;
+  const probe = {
+    probed_at: state?.probed_at ?? null,
+    endpoint,
+    protocol,
+    latency_ms: state?.latency_ms ?? null,
+    score: state?.score ?? null,
+    [row.kind === 'mcp' ? 'tools' : 'skills']: items.length,
+    ...(contextCost ? { context_cost: contextCost } : {}),
+  };
+  if (row.kind === 'mcp') {
+    const { tools, more } = readyTools(items);
+    return { probe, tools, ...(more ? { more_tools: more } : {}), call_with: mcpCallWith(endpoint, protocol) };
+  }
+  const { skills, more } = readySkills(items, protocol, randomUUID);
+  return { probe, skills, ...(more ? { more_skills: more } : {}), send_with: a2aSendWith(endpoint, protocol) };
+}
+
+/** A kernel version in a demo: the stored artifact once (its system prompt and size are inside it). */
+export const demoKernelView = (v: KernelVersion) => ({
+  kernel_id: v.id,
+  version: v.version,
+  kind: v.kind,
+  created_at: v.created_at,
+  reason: v.reason,
+  artifact: v.artifact,
+});
+
+/** A demo's loop tick that changed the kernel: what changed and why, with the new short prompt (the whole new version is in the kernel artifact its token opens). */
+export const demoTickView = (v: KernelVersion, previous: number) => ({
+  kernel_id: v.id,
+  version: v.version,
+  previous_version: previous,
+  created_at: v.created_at,
+  reason: v.reason,
+  system_prompt_short: v.artifact.system_prompt_short,
+  ...(v.diff ? { diff: v.diff } : {}),
+});
+
 export const kernelView = (v: KernelVersion) => ({
   kernel_id: v.id,
   version: v.version,
@@ -104,15 +158,19 @@ export async function aliveWork(trx: Executor, row: ListingRow, holder: string, 
 
 const fieldView = (e: FieldEntry) => ({ channel: e.channel, subject_kind: e.subject_kind, a: e.a, b: e.b, value: round(e.value), deposits: e.deposits, last_at: e.last_at });
 
-/** The trace field now: the listing's own marks and the network's strongest attraction, demand and danger. */
+/** The trace field now: the listing's own marks and the network's strongest attraction, demand and danger elsewhere. */
 export async function networkSnapshot(ex: Executor, listingId: string, now: Date) {
+  // The listing's own marks are shown once, under `listing`; the strongest lists show the others.
+  const own = (e: FieldEntry) => e.subject_kind === 'listing' && e.a === listingId && e.b === null;
+  const others = async (channel: 'attraction' | 'demand' | 'danger') =>
+    (await strongest(ex, channel, now, SNAPSHOT + 1)).filter((e) => !own(e)).slice(0, SNAPSHOT).map(fieldView);
   return {
     at: iso(now),
     listing: (await fieldOf(ex, [`listing:${listingId}`], now)).map(fieldView),
     strongest: {
-      attraction: (await strongest(ex, 'attraction', now, SNAPSHOT)).map(fieldView),
-      demand: (await strongest(ex, 'demand', now, SNAPSHOT)).map(fieldView),
-      danger: (await strongest(ex, 'danger', now, SNAPSHOT)).map(fieldView),
+      attraction: await others('attraction'),
+      demand: await others('demand'),
+      danger: await others('danger'),
     },
     decay: 'values are decayed to now: v * 2^(-dt/half_life), half-lives attraction 168 h, demand 48 h, danger 72 h',
   };
@@ -132,15 +190,20 @@ const matchView = (p: Partner) => ({
   trail_strength: round(p.trail),
 });
 
-/** Live partners whose skills or tools cover this server's tools, most covered first. */
+/**
+ * Live partners whose skills or tools cover this server's tools, most covered first; undefined
+ * when there are none (a lone server's demo shows its tools, not an empty partner list). The
+ * tools themselves are the demo's `tools`; `left_out` names those no partner was looked for.
+ */
 export async function toolMatches(ctx: MeshCtx, ex: Executor, row: ListingRow) {
   const { capabilities: tools, left_out } = serverTools(row);
   const partners = tools.length ? await findPartners(ctx, ex, tools, { exclude: row.id }) : [];
+  if (!partners.length) return undefined;
   const hits = partners
     .map(matchView)
     .sort((a, b) => b.covers.length - a.covers.length || (b.probe_score ?? -1) - (a.probe_score ?? -1) || (a.listing_id < b.listing_id ? -1 : 1))
     .slice(0, MATCHES);
-  return { capabilities: tools, ...(left_out.length ? { left_out } : {}), count: hits.length, hits };
+  return { count: hits.length, hits, ...(left_out.length ? { left_out } : {}) };
 }
 
 export const compositionView = (c: Composition) => ({
@@ -155,7 +218,8 @@ export const compositionView = (c: Composition) => ({
 /**
  * mcp_mesh: a composition for what the network wants that this server lacks (mesh complement:
  * strongest demand, else what most Live listings offer); when it lacks nothing, partners for its
- * own tools (stand-ins). Stored like mesh_compose stores one, owned by the demo's holder.
+ * own tools (stand-ins). Stored like mesh_compose stores one, owned by the demo's holder, when
+ * some partner covers part of it; with no partner there is nothing to compose (null, nothing stored).
  */
 export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, holder: string, now: Date) {
   const complement = await complementOf(ctx, trx, row);
@@ -166,6 +230,7 @@ export async function meshWork(ctx: MeshCtx, trx: Executor, row: ListingRow, hol
     universe,
     partners.map((p) => ({ ...p, id: p.row.id, covers: new Set(p.covered.keys()) })),
   );
+  if (!picks.length) return null;
   const id = newId('cmp');
   const composition: Composition = { composition_id: id, owner: holder, listing_id: row.id, goal: null, capabilities: universe, steps: planSteps(picks, null, id), gaps, created_at: iso(now) };
   await insertComposition(trx, composition);

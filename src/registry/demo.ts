@@ -1,6 +1,7 @@
 // take_demo (SPEC.md 2.1, 3.1, 4.1; TOOLS.md): GET /api/products/demo?listing_id=, POST
-// /api/products/demo with the listing's ready-made demo body, and the tool. A demo is its caller's
-// (its holder): each holder's first demo of a Live listing does real work (demo-work.ts) stored
+// /api/products/demo with the listing's ready-made demo body, and the tool. Every demo shows what
+// the listing can do (its tools with ready calls, or its skills with ready messages; demo-work.ts).
+// A demo is its caller's (its holder): each holder's first demo of a Live listing does real work stored
 // under the holder and issues the holder a product access token scoped to the demo (shown once).
 // The listing's first demo by anyone marks it demoed (badge demoed_no_feedback) and writes a public
 // demo.taken event; its owner's demo (sent with the owner token) also leaves an attraction trace
@@ -28,7 +29,7 @@ import { dealState, ownerHolder } from '../funnel/grant.ts';
 import { resolveSubject } from '../metering/caller.ts';
 import { opens } from '../funnel/artifacts.ts';
 import type { MeshCtx } from '../mesh/partners.ts';
-import { aliveWork, compositionView, kernelView, meshWork, networkSnapshot, storedDemo, toolMatches } from './demo-work.ts';
+import { aliveWork, compositionView, demoKernelView, demoTickView, listingAbilities, meshWork, networkSnapshot, storedDemo, toolMatches } from './demo-work.ts';
 
 /** The attraction a listing's first demo leaves on it (interest shown; a full deposit is 5). */
 export const DEMO_TRACE = 2;
@@ -78,12 +79,22 @@ export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, by
   const at = iso(now);
   const before = (await loadFunnel(trx, [row.id])).get(row.id) ?? NO_FUNNEL;
   const taken = await findDemo(trx, row.id, holder);
+  // What the listing can do comes first in every demo, first or repeat; partners only when there are some.
+  const abilities = await listingAbilities(trx, row);
   if (taken) {
     const stored = await storedDemo(trx, row, holder, taken.composition_id);
-    const artifacts =
-      sku === 'alive'
-        ? { kernel: stored.kernel ? kernelView(stored.kernel) : null, network: await networkSnapshot(trx, row.id, now), note: 'your kernel for this listing as it stands now (its demo tick and any later ticks are in its history)' }
-        : { matches: await toolMatches(ctx, trx, row), composition: stored.composition ? compositionView(stored.composition) : null, note: 'partner matches read now; the composition is the one the first demo stored' };
+    let artifacts: Record<string, unknown>;
+    if (sku === 'alive') {
+      artifacts = { ...abilities, kernel: stored.kernel ? demoKernelView(stored.kernel) : null, network: await networkSnapshot(trx, row.id, now), note: 'your kernel for this listing as it stands now (its demo tick and any later ticks are in its history)' };
+    } else {
+      const matches = await toolMatches(ctx, trx, row);
+      artifacts = {
+        ...abilities,
+        ...(matches ? { matches } : {}),
+        ...(stored.composition ? { composition: compositionView(stored.composition) } : {}),
+        ...(matches || stored.composition ? { note: 'partner matches read now; the composition is the one the first demo stored' } : {}),
+      };
+    }
     const live = await liveTokenOf(trx, row.id, holder);
     return { listing: row, holder, first: false, sku, demoed_at: taken.created_at, artifacts, token: null, token_id: live?.id ?? null, scope: live?.scope ?? null, flags: before };
   }
@@ -94,15 +105,16 @@ export async function runDemo(ctx: MeshCtx, trx: Executor, listingId: string, by
     const work = await aliveWork(trx, row, holder, now);
     kernelId = (work.tick ?? work.kernel).id;
     artifacts = {
-      kernel: kernelView(work.kernel),
-      loop_tick: work.tick ? { ...kernelView(work.tick), previous_version: work.kernel.version, scores: work.scores, evidence: work.evidence } : { changed: false, reason: work.idle, scores: work.scores, evidence: work.evidence },
+      ...abilities,
+      kernel: demoKernelView(work.kernel),
+      loop_tick: work.tick ? { ...demoTickView(work.tick, work.kernel.version), scores: work.scores, evidence: work.evidence } : { changed: false, reason: work.idle, scores: work.scores, evidence: work.evidence },
       network: await networkSnapshot(trx, row.id, now),
     };
   } else {
     const matches = await toolMatches(ctx, trx, row);
     const work = await meshWork(ctx, trx, row, holder, now);
-    compositionId = work.composition.composition_id;
-    artifacts = { matches, composition: { ...compositionView(work.composition), rule: work.rule } };
+    compositionId = work?.composition.composition_id ?? null;
+    artifacts = { ...abilities, ...(matches ? { matches } : {}), ...(work ? { composition: { ...compositionView(work.composition), rule: work.rule } } : {}) };
   }
   // Only the owner's demo moves the listing's field (and so its rank); anyone's is recorded.
   await deposit(trx, { channel: 'attraction', subject: subjectKey({ kind: 'listing', listing_id: row.id }), intensity: DEMO_TRACE, body: 'demo', depositor: 'system', at: now }, { moves: holder === ownerHolder(row.id) });
@@ -192,7 +204,13 @@ export const demoOutput = z.looseObject({
   kind: z.enum(['agent', 'mcp']),
   sku: z.enum(['alive', 'mcp_mesh']),
   first_demo: z.boolean(),
-  artifacts: z.looseObject({}),
+  // What the listing can do (docs/guide/funnel.md "The demo"): the probe's facts, a server's tools
+  // with ready calls or an agent's skills with ready messages; partners only when there are some.
+  artifacts: z.looseObject({
+    probe: z.looseObject({}),
+    tools: z.array(z.looseObject({ call: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }) })).optional(),
+    skills: z.array(z.looseObject({ id: z.string(), message: z.looseObject({}) })).optional(),
+  }),
   access_token: z.string().nullable(),
   access: z.looseObject({ scope: z.enum(['demo', 'full']).nullable(), opens: z.array(z.string()) }),
   badge: z.string(),
@@ -242,7 +260,7 @@ async function demoListing(ctx: MeshCtx, input: z.output<typeof demoInput>): Pro
 }
 
 const DESCRIPTION =
-  'Take the free demo of a Live listing (same as GET or POST /api/products/demo): a kernel and a loop tick for an agent, Live partners and a composition for an MCP server, plus a product access token (shown once). Not Live: 409 not_live.';
+  'Free demo of a Live listing (GET or POST /api/products/demo): its tools with ready calls or skills with ready messages, a kernel and loop tick (agents), Live partners (servers), a product access token (shown once). Not Live: 409 not_live.';
 
 async function takeDemoHandler(ctx: MeshCtx, input: z.output<typeof demoInput>) {
   const row = await demoListing(ctx, input);
