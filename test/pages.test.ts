@@ -13,6 +13,7 @@ import { engine, postJson, getJson } from './helpers/app.ts';
 import { waitForLane } from './helpers/wait.ts';
 import { setListingState } from './helpers/state.ts';
 import { ownListing } from './helpers/owners.ts';
+import { freePort } from './peers/mcp-servers.ts';
 import { activeElement, assertAccessible, focusRingProblem, SHOTS, startPagesWorld, tabTo, WIDTHS, type PagesWorld } from './helpers/pages-browser.ts';
 
 const DAY_MS = 86_400_000;
@@ -170,6 +171,121 @@ test('charts render from real data: the growth charts and the listing\'s probe h
   assert.match(await listing.page.locator('section[aria-labelledby="badge-h"] figure.code pre').first().innerText(), new RegExp(`\\[!\\[.*\\]\\(.*/badge/live\\?id=${liveId}\\)\\]`));
   assert.deepEqual(listing.errors, []);
   await listing.context.close();
+});
+
+test('a listing that failed its probe is shown and counted as failed on the home page, never as listed or clean', async () => {
+  const failed = await getJson(world.app, `/api/listings/status?id=${world.xssId}`);
+  assert.equal(failed.body.lane, 'failed');
+  const { page, context, errors } = await world.open('/');
+  const stats = (await page.locator('.stats').innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(stats, /clean/i, 'no count of clean checks that a failed listing could be in');
+  assert.match(stats, /Failed their probe \d+ not listed/);
+  const failedCount = Number(/Failed their probe (\d+)/.exec(stats)![1]);
+  const lanes = await world.app.sql.selectFrom('listings').select('lane').where('deleted_at', 'is', null).execute();
+  assert.equal(failedCount, lanes.filter((l) => l.lane === 'failed').length);
+  assert.match(stats, new RegExp(`Live listings ${lanes.filter((l) => l.lane === 'active').length} `));
+  // Its event in the feed says it was submitted, and that it failed.
+  const row = page.locator('#feed-h ~ ul li', { has: page.locator(`a[href="/l/${world.xssId}"]`) });
+  const said = (await row.first().innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(said, /listed/, said);
+  assert.match(said, /was submitted failed/);
+  assert.equal(await row.first().locator('.pill.bad').innerText(), 'failed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a listing its probe never reached is in no category (other): a category comes only from what a probe saw', async () => {
+  const failed = await getJson(world.app, `/api/listings/status?id=${world.xssId}`);
+  assert.equal(failed.body.probe.handshake, 'failed');
+  assert.deepEqual([failed.body.category_id, failed.body.category_label], ['other', 'Other']);
+  const listing = await world.app.http.inject({ method: 'GET', url: `/l/${world.xssId}` });
+  assert.match(listing.body, /<dt>Category<\/dt><dd>Other<\/dd>/);
+});
+
+test('a listing that fails after the list form says so with a link to its page', async () => {
+  const { page, context } = await world.open('/list');
+  await page.fill('input[name=url]', `http://127.0.0.1:${await freePort()}/mcp`);
+  await page.click('#list-form button[type=submit]');
+  const status = page.locator('#list-status.bad');
+  await status.waitFor({ timeout: 30_000 });
+  assert.match(await status.innerText(), /^Not Live: failed \(unreachable\)\. Fix it and list again; what the probe found is on its listing page\.$/);
+  const link = status.locator('a');
+  const href = (await link.getAttribute('href'))!;
+  assert.match(href, /^\/l\/lst_[0-9a-z]{20}$/);
+  assert.equal(await link.innerText(), 'its listing page');
+  await Promise.all([page.waitForURL(`${world.base}${href}`), link.click()]);
+  assert.match(await page.locator('h1').innerText(), /failed/);
+  await context.close();
+});
+
+test("at 1280 px a listing page's boxes are spaced: the Card box and the Score breakdown box under it do not touch", async () => {
+  const { page, context } = await world.open(`/l/${liveId}`, { width: WIDTHS.desktop });
+  const card = (await page.locator('section[aria-labelledby="card-h"]').boundingBox())!;
+  const score = (await page.locator('section[aria-labelledby="score-h"]').boundingBox())!;
+  assert.ok(score.x < card.x + card.width, 'one above the other');
+  assert.ok(score.y - (card.y + card.height) >= 12, `gap ${score.y - (card.y + card.height)}px`);
+  await page.screenshot({ path: path.join(SHOTS, `${engine}-listing-spaced-1280.png`), fullPage: true });
+  await context.close();
+});
+
+test("a listing's page in words a person reads: no bare talk mode, traces said in words", async () => {
+  const { page, context, errors } = await world.open(`/l/${liveId}`, { width: WIDTHS.desktop });
+  const stats = (await page.locator('.stats').innerText()).replace(/\s+/g, ' ');
+  // An unclaimed listing has no check-in to make: its talk mode says nothing to a person.
+  assert.doesNotMatch(stats, /Talk|present|—\s*$/, stats);
+  const traces = (await page.locator('section[aria-labelledby="traces-h"]').innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(traces, /\bjoined\b|\battraction\b|\d\.\d\d\b/, traces);
+  assert.match(traces, /Submitted the mark every new submission gets; halves every 14 days strength \d+/);
+  assert.match(traces, /Drew interest clean probes, endorsements and calls that went well; halves every 7 days strength [\d.]+/);
+  await page.screenshot({ path: path.join(SHOTS, `${engine}-listing-words-1280.png`), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at 390 px the probe chart\'s labels are readable: 12 px at least, inside their box, none over another', async () => {
+  for (const id of [liveId, world.xssId]) {
+    const { page, context } = await world.open(`/l/${id}`, { width: WIDTHS.phone });
+    const labels = await page.locator('section[aria-labelledby="hist-h"] svg.chart').evaluate((svg) => {
+      const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+      const panel = svg.closest('section')!.getBoundingClientRect();
+      return [...svg.querySelectorAll('text.axis')]
+        .filter((t) => getComputedStyle(t).display !== 'none')
+        .map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, px: Number.parseFloat(getComputedStyle(t).fontSize) * scale, left: r.left, right: r.right, top: r.top, inside: r.left >= panel.left && r.right <= panel.right };
+        });
+    });
+    assert.ok(labels.length >= 6, JSON.stringify(labels));
+    for (const l of labels) {
+      assert.ok(l.px >= 12, `${l.text} is drawn at ${l.px.toFixed(1)} px`);
+      assert.ok(l.inside, `${l.text} runs out of its box`);
+    }
+    const xLabels = labels.filter((l) => !/^\d+$/.test(l.text ?? '')).sort((a, b) => a.left - b.left);
+    for (let i = 1; i < xLabels.length; i++) assert.ok(xLabels[i]!.left >= xLabels[i - 1]!.right, `${xLabels[i - 1]!.text} overlaps ${xLabels[i]!.text}`);
+    await page.locator('section[aria-labelledby="hist-h"]').screenshot({ path: path.join(SHOTS, `${engine}-listing-chart-390-${id === liveId ? 'live' : 'failed'}.png`) });
+    await context.close();
+  }
+  // The growth charts too: many days, and the middle date left out where it would not fit.
+  const { page, context } = await world.open('/grow', { width: WIDTHS.phone });
+  const sizes = await page.locator('svg.chart text.axis').evaluateAll((texts) =>
+    texts.filter((t) => getComputedStyle(t).display !== 'none').map((t) => {
+      const svg = (t as SVGTextElement).ownerSVGElement!;
+      return Number.parseFloat(getComputedStyle(t).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+    }),
+  );
+  assert.ok(sizes.length > 20 && sizes.every((px) => px >= 12), sizes.map((px) => px.toFixed(1)).join(' '));
+  await context.close();
+});
+
+test('at 390 px the listing id stays whole on one line', async () => {
+  for (const id of [liveId, world.xssId]) {
+    const { page, context } = await world.open(`/l/${id}`, { width: WIDTHS.phone });
+    const idCode = page.locator('section[aria-labelledby="card-h"] dt:text-is("Listing id") + dd code');
+    assert.equal(await idCode.innerText(), id);
+    assert.equal(await idCode.evaluate((c) => c.getClientRects().length), 1, 'the id is on one line');
+    await page.locator('section[aria-labelledby="card-h"]').screenshot({ path: path.join(SHOTS, `${engine}-listing-card-390-${id === liveId ? 'live' : 'failed'}.png`) });
+    await context.close();
+  }
 });
 
 test('the grow page names the first day of its 90-day window', async () => {

@@ -103,7 +103,10 @@
             return;
           }
           if (s.lane === 'failed' || s.lane === 'dormant') {
-            show(`Not Live: ${s.lane}${s.lane_reason ? ` (${s.lane_reason})` : ''}. Fix it and list again; details on /l/${id}.`, 'bad');
+            show(`Not Live: ${s.lane}${s.lane_reason ? ` (${s.lane_reason})` : ''}. Fix it and list again; what the probe found is on `, 'bad');
+            const page = el('a', 'its listing page');
+            page.href = `/l/${encodeURIComponent(id)}`;
+            status.append(page, '.');
             return;
           }
           show(`Lane: ${s.lane}. Waiting for the probe…`);
