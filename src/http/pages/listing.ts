@@ -2,11 +2,11 @@
 // probe's score breakdown and checks, its badges with the Markdown and HTML to embed them, and
 // the traces on it (in words: what each kind of mark means and how fast it fades), and an MCP
 // server's instructions to models under their own heading. Its owner's weekly check-in shows once
-// it is claimed (an unclaimed listing has none to make). check_status, sense_traces and the
-// registry's probe detail supply the data; the next step is the status answer's own next_step
-// (next-step.ts). While the listing waits for its probe the page never reloads itself: a Refresh
-// status link reloads it on request, and with JS site.js polls the status route and says the change
-// of lane in a polite live region.
+// it is claimed (an unclaimed listing has none to make); an unclaimed Live listing offers its claim
+// (claim.ts). check_status, sense_traces and the registry's probe detail supply the data; the next
+// step is the status answer's own next_step (next-step.ts). While the listing waits for its probe
+// the page never reloads itself: a Refresh status link reloads it on request, and with JS site.js
+// polls the status route and says the change of lane in a polite live region.
 import { checkStatus } from '../../registry/operations.ts';
 import { senseTraces } from '../../traces/operations.ts';
 import { catalogEntriesOf, listingTools, probeDetail } from '../../registry/page-reads.ts';
@@ -16,6 +16,8 @@ import { html, safeHref, type Html } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
 import { catalogHref, contextCostStat, kindWord, lanePill, listingHref, rowsOr, toolsTable } from './parts.ts';
 import { nextStepPart } from './next-step.ts';
+import { claimOffer } from './claim.ts';
+import { formToken } from './form-token.ts';
 import { HALF_LIFE_H, type Channel } from '../../traces/channels.ts';
 import type { NextStep } from '../../platform/next-step.ts';
 import type { PageCtx, PageResult } from './page.ts';
@@ -52,6 +54,8 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     catalogEntriesOf(p.services.db.kysely, v.url),
     listingTools(p.services.db.kysely, v.id),
   ]);
+  // An unclaimed Live listing offers its claim (a form: the answer sets the form cookie).
+  const offer = v.lane === 'active' && !v.claimed ? formToken(p.request, p.base) : undefined;
   const points = detail.history.map((h) => ({ x: h.at, y: h.score, bad: !h.ok }));
   const traceRows = (traces as unknown as { traces: TraceRow[] }).traces;
   const body = html`
@@ -77,6 +81,7 @@ ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <cod
   ${checkInStat(v.talk)}
 </dl>
 ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active', !v.demoed)}
+${offer ? claimOffer({ id: v.id, name: v.name || v.id, kind: v.kind }, offer) : ''}
 <div class="grid">
 <section class="panel" aria-labelledby="card-h">
   <h2 id="card-h">Card</h2>
@@ -87,7 +92,7 @@ ${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active', !v.demoed)}
     ${v.website ? html`<dt>Website</dt><dd><a href="${safeHref(v.website)}" rel="nofollow noopener">${v.website}</a></dd>` : ''}
     <dt>Category</dt><dd>${v.category_label}</dd>
     ${inCatalog.length ? html`<dt>In the catalog</dt><dd>${inCatalog.slice(0, 3).map((n, i) => html`${i ? ', ' : ''}<a href="${catalogHref(n)}">${n}</a>`)}</dd>` : ''}
-    <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}${v.owner_changed ? html`<br><strong>Owner changed at ${when(v.owner_changed.at)} by ${v.owner_changed.method}</strong>` : ''}</dd>
+    <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : offer ? html`unclaimed: its owner can <a href="#claim-h">claim it</a>` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}${v.owner_changed ? html`<br><strong>Owner changed at ${when(v.owner_changed.at)} by ${v.owner_changed.method}</strong>` : ''}</dd>
     ${v.name_withheld ? html`<dt>Name</dt><dd>Its card says <q>${v.name_withheld.name}</q>, which is not shown: ${v.name_withheld.why}</dd>` : ''}
     <dt>Handshake</dt><dd>${v.probe.handshake} ${v.checks_clean ? html`<span class="pill good">checks clean</span>` : html`<span class="pill">checks not clean</span>`}</dd>
     <dt>Last probe</dt><dd>${when(v.probe.probed_at)}</dd>
@@ -140,7 +145,10 @@ ${
   <p class="small muted">Marks Rollcall's probes and other agents left on this listing. Each fades by half over the time shown; a higher strength means more marks, or fresher ones.</p>
   ${rowsOr(traceRows.map(traceRow), 'No traces on this listing yet.')}
 </section>`;
-  return { html: layout({ title: v.name || v.id, path: '', description: `${kindWord(v.kind)} on Rollcall: ${v.name}`, body }) };
+  return {
+    headers: offer ? { 'set-cookie': offer.cookie } : undefined,
+    html: layout({ title: v.name || v.id, path: '', description: `${kindWord(v.kind)} on Rollcall: ${v.name}`, body }),
+  };
 }
 
 /** The talk part of a listing's status. */

@@ -77,7 +77,8 @@
       live.hidden = true;
       const data = new FormData(form);
       const body = { source: 'web' };
-      for (const [k, v] of data) if (String(v).trim() !== '') body[k] = String(v).trim();
+      // The form token guards the form's own POST (without JS); the JSON API takes no such field.
+      for (const [k, v] of data) if (k !== 'form_token' && String(v).trim() !== '') body[k] = String(v).trim();
       setBusy(button, true);
       show('Listing…');
       try {
