@@ -3,7 +3,8 @@
 // gets: a stranger's storm of verifications costs the stranger (its hourly allowance, the claim's
 // own bound) and reaches the host once per place per 30 seconds; the owner's verification, probes,
 // liveness checks and the score of its own URL go through however the strangers spent the public
-// share; with no method named, DNS is tried first; a batch of verifications is no amplifier.
+// share; with no method named, DNS is tried first; a batch of verifications is no amplifier; a
+// listing page's claim spends the same allowances and limits as the API's.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine, getJson, postJson, startApp, testDns, type TestApp } from './helpers/app.ts';
@@ -14,6 +15,7 @@ import { newClaimSpots, type ClaimSpots } from './peers/claim-spots.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { hostKey } from '../src/platform/net/host-key.ts';
 import { PLACE_WINDOW_MS, VERIFIES_PER_CLAIM } from '../src/owners/rules.ts';
+import { addressHash } from '../src/metering/caller.ts';
 
 const closing: { close(): Promise<void> }[] = [];
 after(async () => {
@@ -129,4 +131,49 @@ test(`a batch of 20 verify_claim is 20 calls of the caller's own allowance and o
   assert.ok(spots.fileHits === 1 && spots.requests <= 4, `${spots.requests} requests to the host for 20 verifications`);
   const left = await app.sql.selectFrom('budget_counters').select('n').where('key', 'like', 'fetches:%').executeTakeFirstOrThrow();
   assert.equal(Number(left.n), 20, 'each verification is one of the caller\'s 30 an hour');
+});
+
+test(`a listing page's claim is a door to the same operations: over real HTTP its claims and checks spend the caller's allowance and the request limits, and each refusal is a page (${engine})`, async () => {
+  const clock = new ManualClock('2026-11-05T10:00:00.000Z');
+  const app = await open(clock, { CALLER_FETCHES_PER_HOUR: '2', RATE_LIMIT_WRITE_PER_MIN: '5' });
+  const base = await app.listen();
+  const { url } = await victim();
+  // Listed from another address, so that this one's writes are only the claim's.
+  const listed = await post(app, '/api/publish', { url }, '203.0.113.1');
+  const id = listed.body.id as string;
+  // A page with a form sets the browser's form cookie and holds its token.
+  const form = await fetch(`${base}/list`);
+  const cookie = (form.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const token = /name="form_token" value="([^"]+)"/.exec(await form.text())![1]!;
+  const page = (path: string, fields: Record<string, string>) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: new URLSearchParams({ form_token: token, ...fields }).toString() });
+  const api = (body: unknown) => fetch(`${base}/api/listings/claim/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  // Write 1: the page's claim is claim_listing's, counted under this caller's address as the API's are.
+  const started = await page(`/l/${id}/claim`, {});
+  assert.equal(started.status, 200);
+  const claimId = /name="claim_id" value="(clm_[^"]+)"/.exec(await started.text())![1]!;
+  const made = await app.sql.selectFrom('listing_claims').select(['listing_id', 'caller']).execute();
+  assert.deepEqual(made, [{ listing_id: id, caller: addressHash('127.0.0.1') }]);
+  // Writes 2 and 3: a check through the API and one through the page share the caller's 2 fetches an hour.
+  assert.equal((await api({ claim_id: claimId })).status, 422);
+  const second = await page(`/l/${id}/claim/verify`, { claim_id: claimId });
+  assert.equal(second.status, 422);
+  assert.match(await second.text(), /Not yet:/);
+  // Write 4: the third check, from the page, is over the caller's allowance: its page says so and when to come back.
+  const spent = await page(`/l/${id}/claim/verify`, { claim_id: claimId });
+  assert.equal(spent.status, 429);
+  assert.equal(spent.headers.get('cache-control'), 'no-store');
+  assert.ok(Number(spent.headers.get('retry-after')) > 0);
+  assert.match(await spent.text(), /you have asked for 2 verifications and scores of unknown URLs this hour, the most one caller may; retry in \d+ s/);
+  // Write 5: the API agrees, the allowance is one.
+  const apiSpent = await api({ claim_id: claimId });
+  assert.deepEqual([apiSpent.status, (await apiSpent.json()).error.code], [429, 'caller_budget']);
+  // Write 6: past the write limit of 5 a minute, the page's POST is refused before it runs, as a page.
+  const limited = await page(`/l/${id}/claim`, {});
+  assert.equal(limited.status, 429);
+  assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
+  assert.ok(Number(limited.headers.get('retry-after')) > 0);
+  assert.match(await limited.text(), /rate limit of 5 writes per minute reached/);
+  assert.equal((await app.sql.selectFrom('listing_claims').select('caller').execute()).length, 1, 'the refused POST started no claim');
 });

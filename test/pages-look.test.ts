@@ -1,10 +1,11 @@
 // How every page looks and reads, in a real browser (helpers/pages-browser.ts). Every page, and
 // every state of a page a person meets (search results, a form's error, a Live, a pending and a
-// failed listing, a checked and an unchecked catalog entry, the 404), loads with no console error (a
-// CSP violation is one) and no axe-core violation of WCAG 2.1 A and AA or axe's best practices, with
-// nothing sideways, at phone and desktop widths in light and dark; the navigation and each page's
-// main action show a whole focus ring. Screenshots of every page at both widths in both schemes go
-// to .tmp/screenshots (gitignored) for a person to look at.
+// failed listing, a listing's claim page before and after a check, a checked and an unchecked
+// catalog entry, the 404), loads with no console error (a CSP violation is one) and no axe-core
+// violation of WCAG 2.1 A and AA or axe's best practices, with nothing sideways, at phone and
+// desktop widths in light and dark; the navigation and each page's main action show a whole focus
+// ring. Screenshots of every page at both widths in both schemes go to .tmp/screenshots
+// (gitignored) for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -39,6 +40,12 @@ interface Checked {
   reach?: (page: Page) => Promise<number | undefined>;
 }
 
+/** Starts a claim from an unclaimed Live listing's page: the claim page's status. */
+async function startClaim(page: Page): Promise<number | undefined> {
+  const [res] = await Promise.all([page.waitForNavigation(), page.click('section[aria-labelledby="claim-h"] button')]);
+  return res?.status();
+}
+
 /** Every page and every state of one that a person meets; PAGES (index.ts) must all be here. */
 const checkedPages = (): Checked[] => [
   { name: 'home', path: '/' },
@@ -64,6 +71,18 @@ const checkedPages = (): Checked[] => [
   { name: 'connectors', path: '/connectors' },
   { name: 'for-agents', path: '/for-agents' },
   { name: 'listing-live', path: `/l/${liveId}` },
+  // The claim flow: the claim page (claim_listing), and after a check that found no proof.
+  { name: 'listing-claim', path: `/l/${liveId}`, reach: startClaim },
+  {
+    name: 'listing-claim-not-yet',
+    path: `/l/${liveId}`,
+    status: 422,
+    reach: async (page) => {
+      await startClaim(page);
+      const [res] = await Promise.all([page.waitForNavigation(), page.click('section[aria-labelledby="check-h"] button')]);
+      return res?.status();
+    },
+  },
   { name: 'listing-pending', path: `/l/${world.pendingId}` },
   { name: 'listing-failed', path: `/l/${world.xssId}` },
   { name: 'not-found', path: '/l/lst_nope', status: 404 },
@@ -143,6 +162,7 @@ test('each page\'s main action is reached with Tab and shows its focus ring, and
     { path: '/talk', selector: 'main a[href="/api/feed"]' },
     { path: '/collab', selector: 'main figure.code pre' },
     { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="next-h"] pre' },
+    { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="claim-h"] button[type=submit]' },
     { path: `/l/${world.pendingId}`, selector: '#wait-refresh' },
   ];
   const { page, context, errors } = await world.viewer({ width: WIDTHS.phone });

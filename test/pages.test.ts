@@ -13,6 +13,9 @@ import { engine, postJson, getJson } from './helpers/app.ts';
 import { waitForLane } from './helpers/wait.ts';
 import { setListingState } from './helpers/state.ts';
 import { ownListing } from './helpers/owners.ts';
+import { freePort, startModernMcp } from './peers/mcp-servers.ts';
+import { newClaimSpots } from './peers/claim-spots.ts';
+import type { ManualClock } from '../src/platform/clock.ts';
 import { activeElement, assertAccessible, focusRingProblem, SHOTS, startPagesWorld, tabTo, WIDTHS, type PagesWorld } from './helpers/pages-browser.ts';
 
 const DAY_MS = 86_400_000;
@@ -170,6 +173,258 @@ test('charts render from real data: the growth charts and the listing\'s probe h
   assert.match(await listing.page.locator('section[aria-labelledby="badge-h"] figure.code pre').first().innerText(), new RegExp(`\\[!\\[.*\\]\\(.*/badge/live\\?id=${liveId}\\)\\]`));
   assert.deepEqual(listing.errors, []);
   await listing.context.close();
+});
+
+test('a listing that failed its probe is shown and counted as failed on the home page, never as listed or clean', async () => {
+  const failed = await getJson(world.app, `/api/listings/status?id=${world.xssId}`);
+  assert.equal(failed.body.lane, 'failed');
+  const { page, context, errors } = await world.open('/');
+  const stats = (await page.locator('.stats').innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(stats, /clean/i, 'no count of clean checks that a failed listing could be in');
+  assert.match(stats, /Failed their probe \d+ not listed/);
+  const failedCount = Number(/Failed their probe (\d+)/.exec(stats)![1]);
+  const lanes = await world.app.sql.selectFrom('listings').select('lane').where('deleted_at', 'is', null).execute();
+  assert.equal(failedCount, lanes.filter((l) => l.lane === 'failed').length);
+  assert.match(stats, new RegExp(`Live listings ${lanes.filter((l) => l.lane === 'active').length} `));
+  // Its event in the feed says it was submitted, and that it failed.
+  const row = page.locator('#feed-h ~ ul li', { has: page.locator(`a[href="/l/${world.xssId}"]`) });
+  const said = (await row.first().innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(said, /listed/, said);
+  assert.match(said, /was submitted failed/);
+  assert.equal(await row.first().locator('.pill.bad').innerText(), 'failed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a listing its probe never reached is in no category (other): a category comes only from what a probe saw', async () => {
+  const failed = await getJson(world.app, `/api/listings/status?id=${world.xssId}`);
+  assert.equal(failed.body.probe.handshake, 'failed');
+  assert.deepEqual([failed.body.category_id, failed.body.category_label], ['other', 'Other']);
+  const listing = await world.app.http.inject({ method: 'GET', url: `/l/${world.xssId}` });
+  assert.match(listing.body, /<dt>Category<\/dt><dd>Other<\/dd>/);
+});
+
+test('a listing that fails after the list form says so with a link to its page', async () => {
+  const { page, context } = await world.open('/list');
+  await page.fill('input[name=url]', `http://127.0.0.1:${await freePort()}/mcp`);
+  await page.click('#list-form button[type=submit]');
+  const status = page.locator('#list-status.bad');
+  await status.waitFor({ timeout: 30_000 });
+  assert.match(await status.innerText(), /^Not Live: failed \(unreachable\)\. Fix it and list again; what the probe found is on its listing page\.$/);
+  const link = status.locator('a');
+  const href = (await link.getAttribute('href'))!;
+  assert.match(href, /^\/l\/lst_[0-9a-z]{20}$/);
+  assert.equal(await link.innerText(), 'its listing page');
+  await Promise.all([page.waitForURL(`${world.base}${href}`), link.click()]);
+  assert.match(await page.locator('h1').innerText(), /failed/);
+  await context.close();
+});
+
+test("at 1280 px a listing page's boxes are spaced: the Card box and the Score breakdown box under it do not touch", async () => {
+  const { page, context } = await world.open(`/l/${liveId}`, { width: WIDTHS.desktop });
+  const card = (await page.locator('section[aria-labelledby="card-h"]').boundingBox())!;
+  const score = (await page.locator('section[aria-labelledby="score-h"]').boundingBox())!;
+  assert.ok(score.x < card.x + card.width, 'one above the other');
+  assert.ok(score.y - (card.y + card.height) >= 12, `gap ${score.y - (card.y + card.height)}px`);
+  await page.screenshot({ path: path.join(SHOTS, `${engine}-listing-spaced-1280.png`), fullPage: true });
+  await context.close();
+});
+
+test("a listing's page in words a person reads: no bare talk mode, traces said in words", async () => {
+  const { page, context, errors } = await world.open(`/l/${liveId}`, { width: WIDTHS.desktop });
+  const stats = (await page.locator('.stats').innerText()).replace(/\s+/g, ' ');
+  // An unclaimed listing has no check-in to make: its talk mode says nothing to a person.
+  assert.doesNotMatch(stats, /Talk|present|—\s*$/, stats);
+  const traces = (await page.locator('section[aria-labelledby="traces-h"]').innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(traces, /\bjoined\b|\battraction\b|\d\.\d\d\b/, traces);
+  assert.match(traces, /Submitted the mark every new submission gets; halves every 14 days strength \d+/);
+  assert.match(traces, /Drew interest clean probes, endorsements and calls that went well; halves every 7 days strength [\d.]+/);
+  await page.screenshot({ path: path.join(SHOTS, `${engine}-listing-words-1280.png`), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at 390 px the probe chart\'s labels are readable: 12 px at least, inside their box, none over another', async () => {
+  for (const id of [liveId, world.xssId]) {
+    const { page, context } = await world.open(`/l/${id}`, { width: WIDTHS.phone });
+    const labels = await page.locator('section[aria-labelledby="hist-h"] svg.chart').evaluate((svg) => {
+      const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+      const panel = svg.closest('section')!.getBoundingClientRect();
+      return [...svg.querySelectorAll('text.axis')]
+        .filter((t) => getComputedStyle(t).display !== 'none')
+        .map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, px: Number.parseFloat(getComputedStyle(t).fontSize) * scale, left: r.left, right: r.right, top: r.top, inside: r.left >= panel.left && r.right <= panel.right };
+        });
+    });
+    assert.ok(labels.length >= 6, JSON.stringify(labels));
+    for (const l of labels) {
+      assert.ok(l.px >= 12, `${l.text} is drawn at ${l.px.toFixed(1)} px`);
+      assert.ok(l.inside, `${l.text} runs out of its box`);
+    }
+    const xLabels = labels.filter((l) => !/^\d+$/.test(l.text ?? '')).sort((a, b) => a.left - b.left);
+    for (let i = 1; i < xLabels.length; i++) assert.ok(xLabels[i]!.left >= xLabels[i - 1]!.right, `${xLabels[i - 1]!.text} overlaps ${xLabels[i]!.text}`);
+    await page.locator('section[aria-labelledby="hist-h"]').screenshot({ path: path.join(SHOTS, `${engine}-listing-chart-390-${id === liveId ? 'live' : 'failed'}.png`) });
+    await context.close();
+  }
+  // The growth charts too: many days, and the middle date left out where it would not fit.
+  const { page, context } = await world.open('/grow', { width: WIDTHS.phone });
+  const sizes = await page.locator('svg.chart text.axis').evaluateAll((texts) =>
+    texts.filter((t) => getComputedStyle(t).display !== 'none').map((t) => {
+      const svg = (t as SVGTextElement).ownerSVGElement!;
+      return Number.parseFloat(getComputedStyle(t).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+    }),
+  );
+  assert.ok(sizes.length > 20 && sizes.every((px) => px >= 12), sizes.map((px) => px.toFixed(1)).join(' '));
+  await context.close();
+});
+
+test('at 390 px the listing id stays whole on one line', async () => {
+  for (const id of [liveId, world.xssId]) {
+    const { page, context } = await world.open(`/l/${id}`, { width: WIDTHS.phone });
+    const idCode = page.locator('section[aria-labelledby="card-h"] dt:text-is("Listing id") + dd code');
+    assert.equal(await idCode.innerText(), id);
+    assert.equal(await idCode.evaluate((c) => c.getClientRects().length), 1, 'the id is on one line');
+    await page.locator('section[aria-labelledby="card-h"]').screenshot({ path: path.join(SHOTS, `${engine}-listing-card-390-${id === liveId ? 'live' : 'failed'}.png`) });
+    await context.close();
+  }
+});
+
+/** A form page fetched over real HTTP: the browser's form cookie and the form token it holds. */
+async function formOf(pathname: string): Promise<{ cookie: string; token: string }> {
+  const res = await fetch(`${world.base}${pathname}`);
+  assert.equal(res.status, 200);
+  const cookie = res.headers.get('set-cookie') ?? '';
+  assert.match(cookie, /^rc_form=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/);
+  const token = /name="form_token" value="([A-Za-z0-9_-]{43})"/.exec(await res.text())?.[1];
+  assert.ok(token, `${pathname} has a form token`);
+  return { cookie: cookie.split(';')[0]!, token };
+}
+
+const postForm = (pathname: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${world.base}${pathname}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+
+test("an unclaimed Live listing's page claims it: the proof, where to put it, one button, the owner token shown once; the claim id never in a URL", async () => {
+  // A server of the test's own that serves its claim file on loopback, as an owner's site would.
+  const spots = newClaimSpots();
+  const peer = await startModernMcp({ claims: spots });
+  try {
+    const published = await postJson(world.app, '/api/publish', { url: peer.url });
+    const id = published.body.id as string;
+    await waitForLane(world.app, id, ['active']);
+    const { page, context, errors } = await world.open(`/l/${id}`);
+    const urls: string[] = [];
+    const bodies: string[] = [];
+    page.on('request', (r) => {
+      urls.push(r.url(), r.headers().referer ?? '');
+      if (r.method() === 'POST') bodies.push(r.postData() ?? '');
+    });
+    assert.equal(await page.locator('section[aria-labelledby="card-h"] a[href="#claim-h"]').innerText(), 'claim it');
+    const offer = page.locator('section[aria-labelledby="claim-h"]');
+    assert.equal(await offer.locator('form').getAttribute('action'), `/l/${id}/claim`);
+    assert.equal(await offer.locator('input[type=hidden][name=form_token]').count(), 1);
+    await assertAccessible(page, `/l/${id} with the claim offer`);
+
+    // Starting the claim is claim_listing: a claim of this listing, made by this browser's address.
+    await tabTo(page, 'section[aria-labelledby="claim-h"] button');
+    const [started] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    assert.equal(started?.status(), 200);
+    assert.equal(started?.headers()['cache-control'], 'no-store');
+    assert.equal(new URL(page.url()).pathname, `/l/${id}/claim`);
+    const claimId = (await page.locator('input[type=hidden][name=claim_id]').getAttribute('value'))!;
+    assert.match(claimId, /^clm_[A-Za-z0-9_-]{32}$/);
+    const proof = (await page.locator('section[aria-labelledby="proof-h"] pre').innerText()).trim();
+    assert.match(proof, /^rollcall-claim=[A-Za-z0-9_-]{43}$/);
+    const claims = await world.app.sql.selectFrom('listing_claims').select(['listing_id', 'proof']).where('proof', '=', proof).execute();
+    assert.deepEqual(claims, [{ listing_id: id, proof }]);
+    const where = await page.locator('section[aria-labelledby="where-h"] li h3').allInnerTexts();
+    assert.deepEqual(where.map((w) => w.replace(/\s+/g, ' ')), ["A file on your site takes a founding seat", "Your server's initialize answer no founding seat"]);
+    assert.match(await page.locator('section[aria-labelledby="where-h"]').innerText(), new RegExp(`${new URL(peer.url).origin.replace(/[.]/g, '\\.')}/\\.well-known/rollcall-claim\\.txt`));
+    assert.equal(await page.locator('section[aria-labelledby="check-h"] button').count(), 1, 'one button checks it');
+    for (const width of [WIDTHS.phone, WIDTHS.desktop]) {
+      await page.setViewportSize({ width, height: 860 });
+      await assertAccessible(page, `the claim page at ${width}px`);
+      await page.screenshot({ path: path.join(SHOTS, `${engine}-claim-${width}.png`), fullPage: true });
+    }
+
+    // Checked before the proof is in place: the claim page again, saying what was read.
+    const [early] = await Promise.all([page.waitForNavigation(), page.click('section[aria-labelledby="check-h"] button')]);
+    assert.equal(early?.status(), 422);
+    assert.equal(early?.headers()['cache-control'], 'no-store');
+    const alert = (await page.locator('[role=alert]').innerText()).replace(/\s+/g, ' ');
+    assert.match(alert, /Not yet: the proof was not found in the places Rollcall read \(below\)\. Put it in one of them, then check again in \d+ seconds/);
+    assert.match(alert, /A file on your site: .*rollcall-claim\.txt HTTP 404.* could not read/);
+    assert.equal(await page.locator('input[type=hidden][name=claim_id]').getAttribute('value'), claimId);
+    for (const width of [WIDTHS.phone, WIDTHS.desktop]) {
+      await page.setViewportSize({ width, height: 860 });
+      await assertAccessible(page, `the claim page after a check that found nothing at ${width}px`);
+      await page.screenshot({ path: path.join(SHOTS, `${engine}-claim-not-yet-${width}.png`), fullPage: true });
+    }
+
+    // The proof in place (the owner's file), and the place's shared read window past: found.
+    spots.file = `${proof}\n`;
+    (world.app.clock as ManualClock).advance(31_000);
+    const [done] = await Promise.all([page.waitForNavigation(), page.click('section[aria-labelledby="check-h"] button')]);
+    assert.equal(done?.status(), 200);
+    assert.equal(done?.headers()['cache-control'], 'no-store');
+    assert.match(await page.locator('h1').innerText(), /^You own weather-now$/);
+    const token = (await page.locator('section[aria-labelledby="token-h"] pre').innerText()).trim();
+    assert.match(token, /^rco_[A-Za-z0-9_-]{43}$/);
+    const said = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    assert.match(said, /Shown once\. Rollcall keeps only a hash of it and this page is not stored: copy it now\./);
+    assert.match(said, /Store it as a secret: in a password manager, or your deployment's secret store/);
+    assert.match(said, /Send it as Authorization: Bearer <owner token> on the REST API and on \/api\/mcp .* names it owner_token/);
+    for (const width of [WIDTHS.phone, WIDTHS.desktop]) {
+      await page.setViewportSize({ width, height: 860 });
+      await assertAccessible(page, `the owner token page at ${width}px`);
+      await page.screenshot({ path: path.join(SHOTS, `${engine}-claim-token-${width}.png`), fullPage: true });
+    }
+    // The claim id went in the bodies of the POSTs only: never a URL, never a Referer.
+    assert.ok(urls.length > 0);
+    assert.deepEqual(urls.filter((u) => u.includes(claimId)), []);
+    assert.equal(bodies.filter((b) => b.includes(`claim_id=${claimId}`)).length, 2, 'both checks sent it in their body');
+    assert.deepEqual(errors.filter((e) => !/status of 422/.test(e)), []);
+    await context.close();
+
+    // The token acts for the listing (update_listing over REST), and the listing shows as claimed.
+    const patched = await fetch(`${world.base}/api/listings/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ description: 'Weather, claimed in a browser.' }) });
+    assert.equal(patched.status, 200, await patched.clone().text());
+    assert.deepEqual(await patched.json().then((b) => [b.claimed, b.description]), [true, 'Weather, claimed in a browser.']);
+    const claimed = await world.open(`/l/${id}`);
+    assert.equal(await claimed.page.locator('section[aria-labelledby="claim-h"]').count(), 0, 'no claim offer on a claimed listing');
+    await claimed.context.close();
+  } finally {
+    await peer.close();
+  }
+});
+
+test('a claim form with a missing, forged or cross-site form token is refused with a clear error, and starts nothing', async () => {
+  const before = (await world.app.sql.selectFrom('listing_claims').select('proof').execute()).length;
+  const { cookie, token } = await formOf(`/l/${liveId}`);
+  const refusals: [string, Response][] = [
+    ['no token', await postForm(`/l/${liveId}/claim`, {}, { cookie })],
+    ['no cookie', await postForm(`/l/${liveId}/claim`, { form_token: token })],
+    ['a forged token', await postForm(`/l/${liveId}/claim`, { form_token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` }, { cookie })],
+    ['a malformed token', await postForm(`/l/${liveId}/claim`, { form_token: `${token}<` }, { cookie })],
+    ['another site', await postForm(`/l/${liveId}/claim`, { form_token: token }, { cookie, origin: 'https://evil.example' })],
+    ['another site (fetch metadata)', await postForm(`/l/${liveId}/claim/verify`, { form_token: token, claim_id: 'clm_x' }, { cookie, 'sec-fetch-site': 'cross-site' })],
+    ['the list form without its token', await postForm('/list', { url: 'https://example.com/mcp' }, { cookie })],
+  ];
+  for (const [why, res] of refusals) {
+    assert.equal(res.status, 403, why);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8', why);
+    const page = await res.text();
+    assert.match(page, /this form was not accepted: [^.]+\. Reload the page and send the form again from there\./, why);
+  }
+  assert.equal((await world.app.sql.selectFrom('listing_claims').select('proof').execute()).length, before, 'no claim was started');
+  // The claim's addresses opened directly lead to the listing's offer.
+  const typed = await fetch(`${world.base}/l/${liveId}/claim`, { redirect: 'manual' });
+  assert.deepEqual([typed.status, typed.headers.get('location')], [303, `/l/${liveId}#claim-h`]);
+  // The same form with its token and cookie is accepted: the claim page.
+  const ok = await postForm(`/l/${liveId}/claim`, { form_token: token }, { cookie });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get('cache-control'), 'no-store');
+  assert.match(await ok.text(), /name="claim_id" value="clm_/);
 });
 
 test('the grow page names the first day of its 90-day window', async () => {
@@ -343,9 +598,10 @@ test('a listing that took its demo is offered the next step, not the demo again:
 test('doors around the pages: JSON API unchanged, assets cached, unknown listing is a 404 page', async () => {
   const form = await world.app.http.inject({ method: 'POST', url: '/api/publish', payload: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assert.equal(form.statusCode, 415);
-  const bad = await world.app.http.inject({ method: 'POST', url: '/list', payload: 'url=ftp%3A%2F%2Fx', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  assert.equal(bad.statusCode, 400);
-  assert.match(bad.headers['content-type'] as string, /text\/html/);
+  const { cookie, token } = await formOf('/list');
+  const bad = await postForm('/list', { url: 'ftp://x', form_token: token }, { cookie });
+  assert.equal(bad.status, 400);
+  assert.match(bad.headers.get('content-type') ?? '', /text\/html/);
   const missing = await world.app.http.inject({ method: 'GET', url: '/l/lst_nope' });
   assert.equal(missing.statusCode, 404);
   assert.match(missing.body, /Not found/);

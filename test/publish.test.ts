@@ -24,7 +24,7 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.deepEqual(b.probe, { ok: false, handshake: 'pending', score: null, probed_at: null, target: 'https://mcp.example.org/mcp', age_hours: null, context_cost: null });
   assert.equal(b.remote_url, 'https://mcp.example.org/mcp');
   assert.equal(b.agent_card_url, undefined);
-  assert.equal(b.category_id, 'code-devtools');
+  assert.equal(b.category_id, 'other', 'no probe has seen it yet');
   assert.equal(typeof b.category_label, 'string');
   assert.equal(b.badge, 'never_demoed');
   assert.equal(b.rank_delta, -15);

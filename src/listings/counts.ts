@@ -10,6 +10,17 @@ export async function laneCounts(ex: Executor): Promise<{ kind: 'agent' | 'mcp';
   return rows.map((r) => ({ kind: r.kind, lane: r.lane, count: Number(r.n) })).sort((a, b) => a.kind.localeCompare(b.kind) || a.lane.localeCompare(b.lane));
 }
 
+/**
+ * Listings shown in each lane, all kinds together: a deleted listing's tombstone (lane failed,
+ * reason deleted) is no listing and is not counted.
+ */
+export async function shownLaneCounts(ex: Executor): Promise<Record<Lane, number>> {
+  const rows = await q(ex).selectFrom('listings').select((eb) => ['lane', eb.fn.countAll<number>().as('n')]).where('deleted_at', 'is', null).groupBy('lane').execute();
+  const counts: Record<Lane, number> = { queued: 0, probing: 0, active: 0, failed: 0, dormant: 0 };
+  for (const r of rows) counts[r.lane] = Number(r.n);
+  return counts;
+}
+
 /** Listings created and first gone Live per UTC day since `sinceDay`. */
 export async function dailyListings(ex: Executor, sinceDay: string): Promise<{ day: string; listed: number; went_live: number }[]> {
   const day = (col: 'created_at' | 'live_since') => sql<string>`substr(${sql.ref(col)}, 1, 10)`;

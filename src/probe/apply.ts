@@ -14,6 +14,7 @@ import { iso } from '../platform/clock.ts';
 import { claimSpellingsPart, heldByOther, holdName, lockedListingPart, markDuplicateParts, namesHeldPart, spellingsHeldPart, type ListingPatch, type ListingRow, type LockedListing, type NamesHeld } from '../listings/store.ts';
 import { nameKey, type ReservedNames } from '../listings/name-key.ts';
 import { cleanText, MAX_DESCRIPTION, MAX_NAME } from '../listings/text.ts';
+import { categoryFromProbe, UNKNOWN_CATEGORY } from '../listings/categories.ts';
 import { talkState } from '../talk/presence.ts';
 import { presenceOf, type PresenceRow } from '../talk/view.ts';
 import type { ProbeReport } from './prober.ts';
@@ -271,6 +272,10 @@ export async function applyProbe(trx: Executor, seen: ProbeSeen, raw: ProbeRepor
     patch.name_withheld = await withheldName(trx, id, row, reportedNames(report), seen.names, ctx, now);
     patch.description = report.description ? cleanText(report.description, MAX_DESCRIPTION) : '';
     patch.website = httpUrl(report.website);
+    patch.category_id = categoryFromProbe(report);
+  } else if (row.capabilities === null && row.category_id !== UNKNOWN_CATEGORY) {
+    // Never reached: nothing was seen to file it by (a row stored before categories came from probes).
+    patch.category_id = UNKNOWN_CATEGORY;
   }
   if (refused) {
     const listing = locked.updateParts(patch, now);

@@ -11,8 +11,9 @@ import { guessKind, MAX_URL_LENGTH, normalizeListingUrl } from '../listings/url.
 import { findListingBySpelling } from '../listings/store.ts';
 import { requireListing } from '../listings/operations.ts';
 import { addressHash } from '../metering/caller.ts';
-import { CLAIM_METHODS, claimsOfCallerSince, insertClaim, type ClaimMethod } from '../owners/store.ts';
-import { newClaimId, newProof, sha256 } from '../owners/tokens.ts';
+import { CLAIM_METHODS, claimsOfCallerSince, findClaim, insertClaim, type ClaimMethod } from '../owners/store.ts';
+import { isClaimIdShape, newClaimId, newProof, sha256 } from '../owners/tokens.ts';
+import type { Executor } from '../platform/db/executor.ts';
 import { CLAIM_TTL_MS, CLAIMS_PER_ADDRESS_PER_DAY, VERIFIES_PER_CLAIM } from '../owners/rules.ts';
 import { utcDay, nextReset } from '../metering/day.ts';
 import { CARD_PROOF_PARAM, claimDnsName, claimFileUrl, type ClaimCtx, type ClaimTarget } from './claim-proof.ts';
@@ -21,8 +22,8 @@ import { CLAIM_META } from '../probe/mcp-handshake.ts';
 const nextStepOutput = z.looseObject({ tool: z.string(), args: z.record(z.string(), z.unknown()), why: z.string() });
 export const methodField = z.enum(CLAIM_METHODS as [ClaimMethod, ...ClaimMethod[]]);
 
-/** Where each method puts the proof, for a listing at `target`. */
-function methodsFor(ctx: ClaimCtx, target: ClaimTarget, proof: string) {
+/** Where each method puts the proof, for a listing at `target` (`base`: this registry's public URL). */
+function methodsFor(base: string, target: ClaimTarget, proof: string) {
   const dns = claimDnsName(target.url);
   return [
     { method: 'well_known' as const, where: claimFileUrl(target.url), put: `a line of this file (text/plain, answered with 200) that is exactly: ${proof}`, founding_seat: true },
@@ -32,7 +33,7 @@ function methodsFor(ctx: ClaimCtx, target: ClaimTarget, proof: string) {
       : {
           method: 'card' as const,
           where: target.url,
-          put: `your agent card's capabilities.extensions[] has an entry {"uri": "${ctx.config.publicBaseUrl}/for-agents#claim", "params": {"${CARD_PROOF_PARAM}": "${proof}"}}`,
+          put: `your agent card's capabilities.extensions[] has an entry {"uri": "${base}/for-agents#claim", "params": {"${CARD_PROOF_PARAM}": "${proof}"}}`,
           founding_seat: false,
         },
   ];
@@ -90,9 +91,33 @@ export const claimListing = defineOperation({
       listing_id: target.listing_id,
       url: target.url,
       expires_at: expiresAt,
-      methods: methodsFor(ctx, target, proof),
+      methods: methodsFor(ctx.config.publicBaseUrl, target, proof),
       note: `Keep claim_id to yourself: whoever verifies with it receives the owner token. The proof is public; put it in one place of your choice (several listings of one origin may share the file, one proof per line). A claim allows ${VERIFIES_PER_CLAIM} verifications; each place is read at most once every 30 seconds.`,
       next_step: nextStep('verify_claim', { claim_id: claimId }, 'Once the proof is in place: Rollcall reads it and answers the listing\'s owner token, once.'),
     };
   },
 });
+
+/** A claim that can still be verified, as claim_listing answered it (its id aside). */
+export interface PendingClaim {
+  listing_id: string | null;
+  url: string;
+  proof: string;
+  expires_at: string;
+  verifies_left: number;
+  methods: ReturnType<typeof methodsFor>;
+}
+
+/**
+ * A read model for the listing page's claim flow: the claim `claimId` names, while it can still be
+ * verified (not used, not expired, verifications left), with where its proof goes; undefined
+ * otherwise. Its page shows the proof again after a verification that did not find it.
+ */
+export async function pendingClaim(ex: Executor, base: string, claimId: string, now: Date): Promise<PendingClaim | undefined> {
+  if (!isClaimIdShape(claimId)) return undefined;
+  const claim = await findClaim(ex, sha256(claimId));
+  if (!claim || claim.consumed_at !== null || claim.expires_at <= iso(now)) return undefined;
+  const left = VERIFIES_PER_CLAIM - claim.verifies;
+  if (left <= 0) return undefined;
+  return { listing_id: claim.listing_id, url: claim.url, proof: claim.proof, expires_at: claim.expires_at, verifies_left: left, methods: methodsFor(base, { url: claim.url, kind: claim.kind }, claim.proof) };
+}

@@ -1,11 +1,11 @@
-// Read models the human pages need beyond what the operations answer: a listing's whole
-// probe history with the last probe's checks and score breakdown, and the growth series of /grow
+// Read models the human pages need beyond what the operations answer: how many listings wait for
+// their probe or failed it (the home page), a listing's whole probe history with the last probe's checks and score breakdown, and the growth series of /grow
 // (listings and first-Live per UTC day, public events, trace deposits), and a catalog remote's
 // check history and tools, and a listing's tools. Each part is read from the domain that owns it; the pages draw them.
 import type { Executor } from '../platform/db/executor.ts';
 import { loadProbeState, readHistory, type HistoryEntry } from '../probe/store.ts';
 import { RUBRIC } from '../probe/score.ts';
-import { dailyListings, laneCounts } from '../listings/counts.ts';
+import { dailyListings, laneCounts, shownLaneCounts } from '../listings/counts.ts';
 import { dailyFeedCounts } from '../feed/counts.ts';
 import { dailyDepositCounts } from '../traces/counts.ts';
 import { checkHistory, checkedTools } from '../catalog/checks-store.ts';
@@ -47,6 +47,16 @@ export async function probeDetail(ex: Executor, listingId: string): Promise<Prob
     ? (Object.keys(RUBRIC) as (keyof typeof RUBRIC)[]).map((part) => ({ part, points: Math.round((report.breakdown![part] ?? 0) * 10) / 10, max: RUBRIC[part].max, rule: RUBRIC[part].rule }))
     : [];
   return { history: [...history].reverse(), breakdown, checks: Array.isArray(report.checks) ? report.checks : [], instructions: typeof report.instructions === 'string' ? report.instructions : null };
+}
+
+/**
+ * What the home page counts besides the Live listings: those waiting for their probe and those
+ * whose probe failed. A failed listing is counted as failed and nowhere else (never as listed or
+ * clean).
+ */
+export async function notLiveCounts(ex: Executor): Promise<{ waiting: number; failed: number }> {
+  const lanes = await shownLaneCounts(ex);
+  return { waiting: lanes.queued + lanes.probing, failed: lanes.failed };
 }
 
 export interface GrowthDay {

@@ -2,7 +2,7 @@
 // only place that decides which fields are searched. Ids are prefixed by source, so a listing and
 // a catalog entry never collide.
 import type { ListingRow } from '../listings/store.ts';
-import { categoryLabel } from '../listings/categories.ts';
+import { categoryLabel, UNKNOWN_CATEGORY } from '../listings/categories.ts';
 import type { CatalogEntry } from '../catalog/store.ts';
 import type { HealthFacts } from '../catalog/health-facts.ts';
 import type { SearchDoc } from './engine.ts';
@@ -49,7 +49,8 @@ export function listingDoc(row: ListingRow, toolTokens?: number): SearchDoc {
     name: row.name,
     description: described ? `${row.description} ${described}` : row.description,
     capabilities: capabilities.length ? capabilities : (caps.names ?? []),
-    tags: [categoryLabel(row.category_id), ...new Set(items.flatMap((i) => i.tags ?? []))],
+    // `other` says nothing a user would type: only a category a probe found is a word to match.
+    tags: [...(row.category_id === UNKNOWN_CATEGORY ? [] : [categoryLabel(row.category_id)]), ...new Set(items.flatMap((i) => i.tags ?? []))],
     url: row.url,
     // Live by being listed.
     health: { live: true, remote: true, toolTokens: toolTokens ?? null },

@@ -31,11 +31,15 @@ export function yAxis(max: number, fixed?: number): { top: number; steps: number
 
 const W = 600;
 const H = 240;
-const PAD = { top: 16, right: 16, bottom: 34, left: 46 };
+// Room for the labels at the largest size the stylesheet gives them (a narrow box: site.css).
+const PAD = { top: 16, right: 16, bottom: 40, left: 60 };
 /** Bars stay bars, not slabs, when there are few days. */
 const MAX_BAR = 28;
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** A y-axis label: thousands as k (1.5k), so a label stays short enough for a phone. */
+const tick = (n: number) => (n >= 1000 ? `${round(n / 1000)}k` : String(round(n)));
 
 /** A "nice" upper bound for the y axis: 1, 2 or 5 times a power of ten. */
 export function niceMax(max: number): number {
@@ -91,13 +95,17 @@ export function chart(series: readonly Point[], o: ChartOptions): Html {
   const unit = o.unit ?? '';
   const grid = Array.from({ length: steps + 1 }, (_, i) => i / steps).map((f) => {
     const y = round(PAD.top + innerH - f * innerH);
-    return html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"></line><text class="axis" x="${PAD.left - 6}" y="${y + 4}" text-anchor="end">${round(top * f)}${unit}</text>`;
+    return html`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"></line><text class="axis" x="${PAD.left - 6}" y="${y + 4}" text-anchor="end">${tick(top * f)}${unit}</text>`;
   });
   const labels = n
     ? [0, Math.floor((n - 1) / 2), n - 1]
         .filter((v, i, a) => a.indexOf(v) === i)
         // The first label starts at its point and the last ends at it, so neither is cut at the edge.
-        .map((i) => html`<text class="axis" x="${round(xAt(i))}" y="${H - 8}" text-anchor="${n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}">${series[i]!.x.slice(0, 16).replace('T', ' ')}</text>`)
+        // The middle one is `mid`: a narrow chart leaves it out (site.css), so the ends never overlap it.
+        .map((i) => {
+          const end = n > 1 && (i === 0 || i === n - 1);
+          return html`<text class="${end || n === 1 ? 'axis' : 'axis mid'}" x="${round(xAt(i))}" y="${H - 8}" text-anchor="${n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}">${series[i]!.x.slice(0, 16).replace('T', ' ')}</text>`;
+        })
     : [];
   let marks: Html;
   if (!n) {
@@ -112,5 +120,6 @@ export function chart(series: readonly Point[], o: ChartOptions): Html {
       (p, i) => html`<circle class="${p.bad ? 'dot bad' : 'dot'}" cx="${round(xAt(i))}" cy="${round(yAt(p.y))}" r="${n > 40 ? 2.5 : 3.5}"><title>${p.x}: ${p.y}${unit}${p.bad ? ' (failed)' : ''}</title></circle>`,
     )}`;
   }
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}t ${id}d" data-points="${n}"><title id="${id}t">${o.title}</title><desc id="${id}d">${o.summary}</desc>${grid}${marks}${labels}</svg>`;
+  // The box is the container the stylesheet sizes the labels by (a chart's width is its box's).
+  return html`<div class="chart-box"><svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${id}t ${id}d" data-points="${n}"><title id="${id}t">${o.title}</title><desc id="${id}d">${o.summary}</desc>${grid}${marks}${labels}</svg></div>`;
 }

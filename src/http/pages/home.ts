@@ -4,6 +4,7 @@ import { listActiveListings } from '../../registry/active.ts';
 import { ardSearch } from '../../registry/search.ts';
 import { publicFeed } from '../../feed/operations.ts';
 import { registryBadgeFacts } from '../../registry/badges.ts';
+import { notLiveCounts } from '../../registry/page-reads.ts';
 import { html } from './html.ts';
 import { layout, stat } from './layout.ts';
 import { feedRow, hitRow, listingRow, rowsOr, type FeedItem } from './parts.ts';
@@ -11,10 +12,11 @@ import { queryParam, type PageCtx, type PageResult } from './page.ts';
 
 export async function homePage(p: PageCtx): Promise<PageResult> {
   const q = queryParam(p, 'q').slice(0, 200);
-  const [active, feed, facts, found] = await Promise.all([
+  const [active, feed, facts, notLive, found] = await Promise.all([
     p.run(listActiveListings, { limit: 6 }),
     p.run(publicFeed, { limit: 8, about: 'listings' }),
     registryBadgeFacts(p.services.db.kysely),
+    notLiveCounts(p.services.db.kysely),
     q ? p.run(ardSearch, { q, limit: 10 }) : undefined,
   ]);
   const live = active.counts.agents_active + active.counts.mcp_active;
@@ -29,7 +31,8 @@ export async function homePage(p: PageCtx): Promise<PageResult> {
   ${stat('Live listings', live)}
   ${stat('Live MCP servers', active.counts.mcp_active)}
   ${stat('Live agents', active.counts.agents_active)}
-  ${stat('Probed, checks clean', facts.clean, html`of ${facts.probed}`)}
+  ${stat('Waiting for a probe', notLive.waiting)}
+  ${stat('Failed their probe', notLive.failed, 'not listed')}
   ${stat('Founding seats taken', facts.founding, 'of 100')}
 </dl>
 <section class="panel" aria-labelledby="search-h">

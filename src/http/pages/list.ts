@@ -1,12 +1,13 @@
 // `/list`: list yourself. The form posts to the real publish API with JS (site.js), then polls
 // /api/listings/status until the lane is active and shows the demo call to action. Without JS it
-// posts here, runs the same operation and lands on the listing's page, which offers a Refresh
-// status link while the probe runs. Once Live, the listing's own next_step says what to offer: the
-// free demo, or (a listing that took it) the step after it.
+// posts here (with its form token, form-token.ts), runs the same operation and lands on the
+// listing's page, which offers a Refresh status link while the probe runs. Once Live, the listing's
+// own next_step says what to offer: the free demo, or (a listing that took it) the step after it.
 import { z } from 'zod';
 import { publish } from '../../registry/operations.ts';
 import { html } from './html.ts';
 import { codeBlock, layout, pageHead } from './layout.ts';
+import { formToken, formTokenField } from './form-token.ts';
 import type { PageCtx, PageResult } from './page.ts';
 
 const form = z.object({ url: z.string(), name: z.string().optional(), contact_email: z.string().optional() });
@@ -20,6 +21,7 @@ export async function listSubmit(p: PageCtx, body: unknown): Promise<string> {
 }
 
 export async function listPage(p: PageCtx, error?: string, status?: number): Promise<PageResult> {
+  const token = formToken(p.request, p.base);
   const curl = `curl -s ${p.base}/api/publish \\\n  -H 'content-type: application/json' \\\n  -d '{"url": "https://your-server.example/mcp"}'`;
   const body = html`
 ${pageHead('List your agent or MCP server', 'Give Rollcall a card URL. It runs a real handshake, checks the card, scores it and lists it as Live when the checks are clean. Then the free demo and the founding deal are one step away.')}
@@ -28,6 +30,7 @@ ${pageHead('List your agent or MCP server', 'Give Rollcall a card URL. It runs a
   <h2 id="form-h">Your card URL</h2>
   ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   <form class="stack" id="list-form" action="/list" method="post" data-publish>
+    ${formTokenField(token)}
     <label>Card or server URL <span class="hint">An MCP server endpoint (streamable HTTP) or an A2A agent card (…/.well-known/agent-card.json).</span>
       <input name="url" type="url" required maxlength="2048" placeholder="https://your-server.example/mcp" autocomplete="url" inputmode="url"></label>
     <label>Name <span class="hint">Optional: used only when your card has none.</span>
@@ -56,5 +59,5 @@ ${pageHead('List your agent or MCP server', 'Give Rollcall a card URL. It runs a
   ${codeBlock('The same from a terminal', curl)}
 </section>
 </div>`;
-  return { status, html: layout({ title: 'List yours', path: '/list', description: 'List an A2A agent or MCP server on Rollcall: probed, scored, Live.', body }) };
+  return { status, headers: { 'set-cookie': token.cookie }, html: layout({ title: 'List yours', path: '/list', description: 'List an A2A agent or MCP server on Rollcall: probed, scored, Live.', body }) };
 }

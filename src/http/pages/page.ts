@@ -16,6 +16,10 @@ export interface PageCtx {
 export interface PageResult {
   html: Html;
   status?: number;
+  /** More headers (a form page's Set-Cookie, a refusal's Retry-After). */
+  headers?: Record<string, string>;
+  /** The page shows a secret (a claim id, an owner token): never stored by a browser or a cache. */
+  noStore?: boolean;
 }
 
 export type PageRender = (p: PageCtx) => Promise<PageResult>;

@@ -43,7 +43,8 @@ export const listingRow = (l: ListingLike) =>
   }</span><span>${l.probe?.score !== null && l.probe?.score !== undefined ? html`<span class="pill">score ${l.probe.score}</span> ` : ''}${lanePill(l.lane)}</span></li>`;
 
 const EVENT_WORD: Record<string, string> = {
-  'listing.listed': 'was listed',
+  // A submission: its probe decides whether it is listed (went Live) or failed.
+  'listing.listed': 'was submitted',
   'listing.claimed': 'was claimed by its owner',
   'listing.live': 'went Live',
   'demo.taken': 'took the free demo',
@@ -73,7 +74,9 @@ function feedSubject(e: FeedItem): Html {
     return html`a remote of <a href="${catalogHref(e.catalog.name)}">${e.catalog.name}</a> is now ${statusWord(e.to)} <span class="muted small">(was ${statusWord(e.from)})</span>`;
   }
   const l = e.listing!;
-  return html`<a href="${listingHref(l.id)}">${l.name || l.id}</a> ${EVENT_WORD[e.event] ?? e.event}`;
+  // The event says what happened then; a listing that is not Live now says where it stands, so a
+  // failed one never reads as listed.
+  return html`<a href="${listingHref(l.id)}">${l.name || l.id}</a> ${EVENT_WORD[e.event] ?? e.event}${l.lane !== 'active' ? html` ${lanePill(l.lane)}` : ''}`;
 }
 
 export const feedRow = (e: FeedItem) =>

@@ -12,12 +12,12 @@ const d = migratedDbPerFile();
 const input = (url: string, over: Partial<NewListing> = {}): NewListing => ({ url, kind: 'mcp', name: 'n', submittedName: 'Sub', contactEmail: 'x@example.com', source: 'cli', rankParts: { funnel: -3, probe: 1 }, ...over });
 const changesOf = (id: string) => d.sql.selectFrom('changes').select(['entity', 'op']).where('entity_id', '=', id).execute();
 
-test('creates a queued listing with its default category, summed rank and a change', async () => {
+test('creates a queued listing in no category yet (other), summed rank and a change', async () => {
   const { row, created } = await insertListingIfNew(d.ex, input('https://new.example/mcp'), NOW);
   assert.equal(created, true);
   assert.match(row.id, /^lst_/);
   assert.equal(row.lane, 'queued');
-  assert.equal(row.category_id, 'code-devtools');
+  assert.equal(row.category_id, 'other');
   assert.equal(row.rank, -2);
   assert.equal(row.submitted_name, 'Sub');
   assert.equal(row.contact_email, 'x@example.com');

@@ -5,7 +5,7 @@ import { changePart } from '../../platform/db/changes.ts';
 import { StaleRead } from '../../platform/db/failures.ts';
 import { part, together, type Part } from '../../platform/db/together.ts';
 import { newId } from '../../platform/ids.ts';
-import { defaultCategory } from '../categories.ts';
+import { UNKNOWN_CATEGORY } from '../categories.ts';
 import { endpointKey } from '../identity.ts';
 import { nameKey } from '../name-key.ts';
 import { listingTables as q, type ListingsTable } from '../tables.ts';
@@ -73,7 +73,7 @@ export async function insertListingIfNew(ex: Executor, input: NewListing, now: s
         name_withheld: null,
         description: '',
         website: null,
-        category_id: defaultCategory(input.kind),
+        category_id: UNKNOWN_CATEGORY, // a probe files it by what it sees (categories.ts)
         capabilities: null,
         submitted_name: input.submittedName,
         contact_email: input.contactEmail,

@@ -77,7 +77,8 @@
       live.hidden = true;
       const data = new FormData(form);
       const body = { source: 'web' };
-      for (const [k, v] of data) if (String(v).trim() !== '') body[k] = String(v).trim();
+      // The form token guards the form's own POST (without JS); the JSON API takes no such field.
+      for (const [k, v] of data) if (k !== 'form_token' && String(v).trim() !== '') body[k] = String(v).trim();
       setBusy(button, true);
       show('Listing…');
       try {
@@ -103,7 +104,10 @@
             return;
           }
           if (s.lane === 'failed' || s.lane === 'dormant') {
-            show(`Not Live: ${s.lane}${s.lane_reason ? ` (${s.lane_reason})` : ''}. Fix it and list again; details on /l/${id}.`, 'bad');
+            show(`Not Live: ${s.lane}${s.lane_reason ? ` (${s.lane_reason})` : ''}. Fix it and list again; what the probe found is on `, 'bad');
+            const page = el('a', 'its listing page');
+            page.href = `/l/${encodeURIComponent(id)}`;
+            status.append(page, '.');
             return;
           }
           show(`Lane: ${s.lane}. Waiting for the probe…`);
