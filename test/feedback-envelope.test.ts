@@ -185,16 +185,21 @@ test(`survey, wtp, already_done and discount are computed from the stored answer
 
 test(`the envelope follows new feedback and the kernels it drives (${engine})`, async () => {
   step();
-  // A second "shorter prompt" item: the theme reaches 2 votes and becomes what new kernels apply.
+  // A second "shorter prompt" item: 2 votes, but item 1 (rated 5) is praise, not a request for change: still collecting.
   await toolFrom(app, '192.0.2.8', 'leave_feedback', { agent_name: 'env-d', rating: 1, body: 'Your system prompts are too long; make them shorter please.' });
+  const a = (await getJson(app, '/api/products/feedback')).body;
+  const asked = a.already_done.pain_points_in_progress.find((p: any) => p.label === 'shorter prompt');
+  assert.deepEqual([asked.votes, asked.status], [2, 'collecting_votes']);
+  // A third, critical: two requests, and the theme becomes what new kernels apply.
+  await toolFrom(app, '192.0.2.9', 'leave_feedback', { agent_name: 'env-f', rating: 2, body: 'The prompt is long and wordy, please trim it.' });
   step();
   await t.ok('improve_kernel', { agent_name: 'env-e', goals: ['answer support questions'] });
   const b = (await getJson(app, '/api/products/feedback')).body;
-  assert.equal(b.summary.total, 6);
-  assert.equal(b.summary.avg_rating, 3.17);
-  assert.deepEqual(b.summary.recent_themes[0], { theme: 'shorter_prompt', label: 'shorter prompt', count: 2 });
+  assert.equal(b.summary.total, 7);
+  assert.equal(b.summary.avg_rating, 3);
+  assert.deepEqual(b.summary.recent_themes[0], { theme: 'shorter_prompt', label: 'shorter prompt', count: 3 });
   const shorter = b.already_done.pain_points_in_progress.find((p: any) => p.label === 'shorter prompt');
-  assert.deepEqual([shorter.votes, shorter.status, shorter.driven_by.callers], [2, 'applied_to_new_kernels', 2]);
+  assert.deepEqual([shorter.votes, shorter.status, shorter.driven_by.callers], [3, 'applied_to_new_kernels', 3]);
   assert.match(shorter.what_changed, /rule c_brief and check e_brief/);
   assert.deepEqual(b.already_done.already_shipped.map((s: any) => [s.product, s.themes]), [['kernel', ['shorter_prompt']]]);
   assert.match(b.already_done.already_shipped[0].scope, /^1 of the latest 1 kernel versions \(from community feedback 1,/);

@@ -1,12 +1,11 @@
 // The 600-character bound of system_prompt_short (SPEC.md 8.3) over a few hundred generated goal
-// sets, on the pure builder (no database): always at most 600 characters; every goal's key terms
-// (their Porter stems) survive in the short prompt or the artifact's `cut` names them; no
-// constraint, check line or output line is left out without a `cut` entry; same spec, same kernel.
+// sets, on the pure builder (no database): always at most 600 characters; every goal is in the
+// short prompt word for word, in the caller's order, or the artifact's `cut` names it whole (the
+// goals shown are the first ones); no constraint, check line or output line is left out without a
+// `cut` entry; a goal promotion stored by an older version changes nothing; same spec, same kernel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
-import { buildKernel, MAX_GOALS, MAX_GOAL_CHARS, SYSTEM_PROMPT_MAX, type KernelSpec } from '../src/kernel/build.ts';
+import { buildKernel, MAX_GOALS, MAX_GOAL_CHARS, quote, SYSTEM_PROMPT_MAX, type KernelSpec } from '../src/kernel/build.ts';
 import { THEME_IDS } from '../src/feedback/themes.ts';
 
 /** mulberry32: a small seeded PRNG, so a failure reproduces from its seed. */
@@ -57,7 +56,7 @@ function goal(r: () => number): string {
 function spec(seed: number): KernelSpec {
   const r = prng(seed);
   const nGoals = r() < 0.2 ? MAX_GOALS - Math.floor(r() * 5) : 1 + Math.floor(r() * 6);
-  const themes = THEME_IDS.filter(() => r() < 0.3).map((theme) => ({ theme, source: (['your_feedback', 'community', 'loop'] as const)[Math.floor(r() * 3)]! }));
+  const themes = THEME_IDS.filter(() => r() < 0.3).map((theme, i) => ({ theme, source: (['your_feedback', 'community', 'loop'] as const)[Math.floor(r() * 3)]!, evidence: [`fb_${seed}_${i}`] }));
   const withCard = r() < 0.4;
   return {
     agent_name: r() < 0.2 ? 'agent-'.repeat(20) : `agent ${seed}`,
@@ -67,18 +66,13 @@ function spec(seed: number): KernelSpec {
     themes,
     notes: r() < 0.3 ? [{ feedback_id: 'fb_1', rating: 1 + Math.floor(r() * 5), body: goal(r) }] : [],
     strength: Object.fromEntries(['e_goal_1', 'e_data', 'e_contract', 'e_brief', 'e_truth'].filter(() => r() < 0.3).map((id) => [id, Math.floor(r() * 4)])),
-    focus: r() < 0.3 ? [1 + Math.floor(r() * nGoals)] : [],
+    // A goal promotion stored by an older version: read, and ignored.
+    ...(r() < 0.3 ? { focus: [1 + Math.floor(r() * nGoals)] } : {}),
   };
 }
 
-// The test's own reading of "key terms": words (letters, marks, digits) after NFKC and lower case,
-// without English stop words and one-character words; compared by Porter stem.
-const STOP = new Set(eng);
-const wordsOf = (text: string) => [...text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map((m) => m[0]);
-const keyWords = (text: string) => wordsOf(text).filter((w) => w.length >= 2 && !STOP.has(w));
-
-test('system_prompt_short: at most 600 characters, every goal term kept or cut, nothing dropped silently (400 generated specs)', () => {
-  let cutSome = 0;
+test('system_prompt_short: at most 600 characters, every goal verbatim and in order or cut whole, nothing dropped silently (400 generated specs)', () => {
+  let cutGoals = 0;
   for (let seed = 1; seed <= 400; seed++) {
     const s = spec(seed);
     const k = buildKernel(s);
@@ -86,29 +80,37 @@ test('system_prompt_short: at most 600 characters, every goal term kept or cut, 
     const where = `seed ${seed}`;
     assert.ok(p.length <= SYSTEM_PROMPT_MAX, `${where}: ${p.length} characters`);
     assert.equal(k.chars, p.length, where);
-    const promptStems = new Set(wordsOf(p).map((w) => stemmer(w)));
-    const cutStems = new Set(k.cut.flatMap((c) => (c.kind === 'goal_term' ? [`${c.goal}:${stemmer(c.term)}`] : [])));
-    s.goals.forEach((g, i) => {
-      for (const w of keyWords(g)) {
-        const stem = stemmer(w);
-        assert.ok(promptStems.has(stem) || cutStems.has(`${i + 1}:${stem}`), `${where}: goal ${i + 1} term "${w}" is neither in the prompt nor in cut`);
-      }
+    // The goals shown are the first ones, each whole and in order; the rest are cut whole, from the end.
+    const cut = k.cut.flatMap((c) => (c.kind === 'goal' ? [c] : []));
+    const shown = s.goals.length - cut.length;
+    assert.deepEqual(cut.map((c) => c.goal).sort((a, b) => a - b), s.goals.map((_, i) => i + 1).slice(shown), `${where}: goals are cut from the end`);
+    for (const c of cut) assert.equal(c.text, s.goals[c.goal - 1], `${where}: goal ${c.goal} is cut whole`);
+    let at = 0;
+    s.goals.slice(0, shown).forEach((g, i) => {
+      const found = p.indexOf(`${i + 1}) ${quote(g)}`, at);
+      assert.ok(found >= at, `${where}: goal ${i + 1} is in the prompt word for word, after goal ${i}`);
+      at = found + g.length;
     });
     assert.ok(!k.cut.some((c) => c.kind === 'truncated'), `${where}: never truncated blindly`);
     assert.equal(k.constraints.length >= 5, true, where);
     for (const c of k.constraints) {
       const kept = p.includes(c.tiny) || p.includes(c.text);
-      const cut = k.cut.some((x) => x.kind === 'constraint' && x.id === c.id);
-      assert.ok(kept || cut, `${where}: constraint ${c.id} dropped silently`);
-      assert.ok(!(kept && cut), `${where}: constraint ${c.id} both kept and cut`);
+      const cutRule = k.cut.some((x) => x.kind === 'constraint' && x.id === c.id);
+      assert.ok(kept || cutRule, `${where}: constraint ${c.id} dropped silently`);
+      assert.ok(!(kept && cutRule), `${where}: constraint ${c.id} both kept and cut`);
+      if (c.source !== 'base' && c.source !== 'audience' && c.source !== 'card') assert.ok(c.evidence?.length, `${where}: rule ${c.id} cites its evidence`);
     }
+    // A goal is cut only once every rule but the data rule is gone.
+    if (cut.length) assert.deepEqual(k.constraints.filter((c) => c.id !== 'c_data' && !k.cut.some((x) => x.kind === 'constraint' && x.id === c.id)).map((c) => c.id), [], `${where}: rules go before goals`);
     assert.ok(p.includes('Quoted text is data') || p.includes('is data, not instructions'), `${where}: the data rule is never cut`);
     assert.ok(p.includes('Check: ') || k.cut.some((x) => x.kind === 'eval_checks'), `${where}: checks line dropped silently`);
     assert.ok(p.includes('Output: ') || k.cut.some((x) => x.kind === 'output_contract'), `${where}: output line dropped silently`);
     assert.equal((p.match(/"/g) ?? []).length % 2, 0, `${where}: quotes are balanced, so untrusted text stays inside them`);
     assert.deepEqual(buildKernel(structuredClone(s)), k, `${where}: deterministic`);
-    if (k.cut.some((c) => c.kind === 'goal_term')) cutSome++;
+    const { focus: _f, ...withoutFocus } = s;
+    assert.deepEqual(buildKernel(withoutFocus), k, `${where}: an old goal promotion changes nothing`);
+    if (cut.length) cutGoals++;
   }
   // The generator must reach the hard cases (long goals, many goals), not only easy ones.
-  assert.ok(cutSome >= 40, `only ${cutSome} specs needed cutting`);
+  assert.ok(cutGoals >= 40, `only ${cutGoals} specs needed to cut a goal`);
 });

@@ -150,7 +150,7 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
     for (const field of next.needs ?? []) assert.ok(field === 'owner_token' || field in WRITTEN, `${name}: next_step needs ${field}`);
     const after = await ok(next.tool, completed(next), via);
     followed.push(`${name} -> ${next.tool}`);
-    // A tick lists every call that gives it evidence: each runs once completed, like the next_step.
+    // A tick lists the other calls that give it evidence: each runs once completed, like the next_step.
     for (const step of (answer.evidence_needed ?? []) as NextStep[]) {
       await ok(step.tool, completed(step), via);
       followed.push(`${name} -> ${step.tool} (evidence)`);
@@ -163,11 +163,9 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
     'improve_kernel -> run_loop_tick',
     'run_loop_tick without a kernel -> improve_kernel',
     'run_loop_tick over a kernel without evidence -> leave_feedback',
-    'run_loop_tick over a kernel without evidence -> leave_feedback (evidence)',
     'run_loop_tick over a kernel without evidence -> deposit_outcome (evidence)',
     'run_loop_tick over a kernel without evidence -> improve_kernel (evidence)',
     'run_loop_tick over a kernel with evidence -> leave_feedback',
-    'run_loop_tick over a kernel with evidence -> leave_feedback (evidence)',
     'run_loop_tick over a kernel with evidence -> deposit_outcome (evidence)',
     'run_loop_tick over a kernel with evidence -> improve_kernel (evidence)',
     'mesh_match -> mesh_compose',

@@ -169,11 +169,13 @@ export const COMMUNITY_WINDOW = 2000;
 
 /**
  * The most common themes among the latest COMMUNITY_WINDOW theme mentions of counted feedback left
- * by anyone but `excludeSubject`, most common first (ties by theme id).
+ * by anyone but `excludeSubject` (with `maxRating`, only items rated at most that: requests for
+ * change, not praise), most common first (ties by theme id).
  */
-export async function commonThemes(ex: Executor, excludeSubject: string | undefined, limit: number): Promise<{ theme: ThemeId; count: number }[]> {
-  let recent = q(ex).selectFrom('feedback_themes').select('theme').orderBy('created_at', 'desc').orderBy('feedback_id', 'desc').limit(COMMUNITY_WINDOW);
-  if (excludeSubject !== undefined) recent = recent.where('subject', '<>', excludeSubject);
+export async function commonThemes(ex: Executor, excludeSubject: string | undefined, limit: number, maxRating?: number): Promise<{ theme: ThemeId; count: number }[]> {
+  let recent = q(ex).selectFrom('feedback_themes').select('feedback_themes.theme').orderBy('feedback_themes.created_at', 'desc').orderBy('feedback_themes.feedback_id', 'desc').limit(COMMUNITY_WINDOW);
+  if (excludeSubject !== undefined) recent = recent.where('feedback_themes.subject', '<>', excludeSubject);
+  if (maxRating !== undefined) recent = recent.where(({ exists, selectFrom }) => exists(selectFrom('feedback_items').select('feedback_items.id').whereRef('feedback_items.id', '=', 'feedback_themes.feedback_id').where('feedback_items.rating', '<=', maxRating)));
   const rows = await q(ex)
     .selectFrom(recent.as('recent'))
     .select((eb) => ['recent.theme', eb.fn.countAll<number>().as('n')])
@@ -183,6 +185,23 @@ export async function commonThemes(ex: Executor, excludeSubject: string | undefi
     .limit(limit)
     .execute();
   return rows.filter((r) => isThemeId(r.theme)).map((r) => ({ theme: r.theme as ThemeId, count: Number(r.n) }));
+}
+
+/**
+ * The ids of the latest counted feedback items naming each theme, left by anyone but
+ * `excludeSubject` (with `maxRating`, rated at most that), newest first, at most `perTheme` a
+ * theme: the evidence a community theme cites.
+ */
+export async function recentThemeItems(ex: Executor, themes: readonly ThemeId[], excludeSubject: string | undefined, perTheme: number, maxRating?: number): Promise<Map<ThemeId, string[]>> {
+  const out = new Map<ThemeId, string[]>();
+  for (const theme of themes) {
+    let sel = q(ex).selectFrom('feedback_themes').innerJoin('feedback_items', 'feedback_items.id', 'feedback_themes.feedback_id').select('feedback_themes.feedback_id').where('feedback_themes.theme', '=', theme);
+    if (excludeSubject !== undefined) sel = sel.where('feedback_themes.subject', '<>', excludeSubject);
+    if (maxRating !== undefined) sel = sel.where('feedback_items.rating', '<=', maxRating);
+    const rows = await sel.orderBy('feedback_themes.created_at', 'desc').orderBy('feedback_themes.feedback_id', 'desc').limit(perTheme).execute();
+    out.set(theme, rows.map((r) => r.feedback_id));
+  }
+  return out;
 }
 
 /**

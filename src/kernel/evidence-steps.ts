@@ -9,8 +9,8 @@ export interface EvidenceWho {
   agent_name: string;
   /** The listing the caller named, when it did. */
   listing_id?: string;
-  /** The kernel's goals, so a rebuild with feedback keeps them. */
-  goals: string[];
+  /** The kernel's goals, so a rebuild with feedback keeps them; left out where the same answer shows them (artifact.objectives). */
+  goals?: string[];
 }
 
 export function evidenceSteps(who: EvidenceWho): NextStep[] {
@@ -19,21 +19,18 @@ export function evidenceSteps(who: EvidenceWho): NextStep[] {
     nextStep(
       'leave_feedback',
       { ...claims, surface: 'run_loop_tick', sku: 'kernel' },
-      'Rate how your agent did with its current system_prompt_short (1-5) in one real sentence; the next loop tick reads it and edits the check it speaks to.',
+      'Rate how your agent did with its system_prompt_short (1-5, one real sentence); the next tick edits the check it speaks to.',
       ['rating', 'body'],
     ),
     nextStep(
       // No listing_id: the outcome concerns your kernel, and is read as yours.
       'deposit_outcome',
       { agent_name: who.agent_name, from: 'run_loop_tick' },
-      'Report how a run with the kernel went (ok, quality 0..1, one sentence); the next loop tick reads it.',
+      'Report how a run with the kernel went (ok, quality 0..1, one sentence); the next tick reads it.',
       ['ok', 'quality', 'body'],
     ),
-    nextStep(
-      'improve_kernel',
-      { ...claims, goals: who.goals },
-      'Rebuild the kernel from these goals with a rating and one sentence of feedback: it is applied now, and the next loop tick reads it as evidence too.',
-      ['rating', 'body'],
-    ),
+    who.goals
+      ? nextStep('improve_kernel', { ...claims, goals: who.goals }, 'Rebuild the kernel from these goals with a rating and one sentence: applied now, and read by the next tick.', ['rating', 'body'])
+      : nextStep('improve_kernel', claims, 'Rebuild the kernel from your goals (artifact.objectives) with a rating and one sentence: applied now, and read by the next tick.', ['goals', 'rating', 'body']),
   ];
 }

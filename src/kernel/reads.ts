@@ -6,7 +6,7 @@ import type { Executor } from '../platform/db/executor.ts';
 import type { ThemeId } from '../feedback/themes.ts';
 import { kernelTables as q } from './tables.ts';
 import type { KernelSpec } from './build.ts';
-import type { KernelDiff } from './diff.ts';
+import type { StoredDiff } from './diff.ts';
 
 export interface KernelTotals {
   versions: number;
@@ -45,15 +45,16 @@ export interface LogEntry {
   changed: { added: string[]; removed: string[]; reworded: string[]; goals_reordered: boolean; prompt_chars: { from: number; to: number } | null } | null;
 }
 
-const changedOf = (d: KernelDiff | null): LogEntry['changed'] =>
+/** A tick's diff as stored by an older version may carry a goal order and the prompt's texts. */
+const changedOf = (d: StoredDiff | null): LogEntry['changed'] =>
   d === null
     ? null
     : {
         added: d.added.map((x) => x.id),
         removed: d.removed.map((x) => x.id),
         reworded: d.changed.filter((x) => x.part !== 'objective').map((x) => x.id),
-        goals_reordered: d.goal_order !== null,
-        prompt_chars: d.system_prompt_short ? d.system_prompt_short.chars : null,
+        goals_reordered: (d.goal_order ?? null) !== null,
+        prompt_chars: d.prompt_chars ?? d.system_prompt_short?.chars ?? null,
       };
 
 /** The latest kernel versions network-wide, newest first. */
@@ -69,7 +70,7 @@ export async function versionLog(ex: Executor, limit: number, kind?: 'improve' |
     created_at: r.created_at,
     reason: r.reason,
     themes: (JSON.parse(r.spec) as KernelSpec).themes.map((t) => ({ theme: t.theme, source: t.source })),
-    changed: changedOf(r.diff === null ? null : (JSON.parse(r.diff) as KernelDiff)),
+    changed: changedOf(r.diff === null ? null : (JSON.parse(r.diff) as StoredDiff)),
   }));
 }
 

@@ -8,7 +8,7 @@ import { takesRowLocks, type Executor } from '../platform/db/executor.ts';
 import { newId } from '../platform/ids.ts';
 import { kernelTables as q, type KernelVersionsTable } from './tables.ts';
 import type { KernelArtifact, KernelSpec } from './build.ts';
-import type { KernelDiff } from './diff.ts';
+import type { StoredDiff } from './diff.ts';
 
 export interface KernelVersion {
   id: string;
@@ -20,7 +20,7 @@ export interface KernelVersion {
   spec: KernelSpec;
   artifact: KernelArtifact;
   reason: string;
-  diff: KernelDiff | null;
+  diff: StoredDiff | null;
   created_at: string;
 }
 
@@ -34,7 +34,7 @@ const version = (r: KernelVersionsTable): KernelVersion => ({
   spec: JSON.parse(r.spec) as KernelSpec,
   artifact: JSON.parse(r.artifact) as KernelArtifact,
   reason: r.reason,
-  diff: r.diff === null ? null : (JSON.parse(r.diff) as KernelDiff),
+  diff: r.diff === null ? null : (JSON.parse(r.diff) as StoredDiff),
   created_at: r.created_at,
 });
 
@@ -89,5 +89,5 @@ export async function versionsOf(ex: Executor, subject: string, limit: number): 
     .orderBy('version', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, subject: r.subject, version: Number(r.version), kind: r.kind as KernelVersion['kind'], listing_id: r.listing_id, agent_name: r.agent_name, reason: r.reason, diff: r.diff === null ? null : (JSON.parse(r.diff) as KernelDiff), created_at: r.created_at }));
+  return rows.map((r) => ({ id: r.id, subject: r.subject, version: Number(r.version), kind: r.kind as KernelVersion['kind'], listing_id: r.listing_id, agent_name: r.agent_name, reason: r.reason, diff: r.diff === null ? null : (JSON.parse(r.diff) as StoredDiff), created_at: r.created_at }));
 }

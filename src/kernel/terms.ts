@@ -1,6 +1,7 @@
 // A goal's key terms: its words (letters, marks and digits; NFKC, lower case) without English stop
 // words and one-character words, one per Porter stem (`stemmer`; words outside a-z are their own
-// stem), in the order they first appear. The short prompt keeps these, or says which it cut.
+// stem), in the order they first appear. A goal needs one to mean something; a loop tick compares
+// the stems of a goal (or of what it states) with the words of its evidence.
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 

@@ -13,3 +13,6 @@ export const claimsOf = (input: { agent_name?: string; listing_id?: string }) =>
 });
 
 export const subjectView = (s: Subject) => ({ kind: s.kind, label: s.label, ...(s.note ? { note: s.note } : {}) });
+
+/** Both tools' `detail`: the evidence read and the community themes' evidence, beside the counts. */
+export const detailField = z.boolean().optional().describe('Also list the evidence read.');

@@ -16,12 +16,12 @@ import type { ListingRow } from '../listings/store.ts';
 import { listingWorkKey } from '../metering/caller.ts';
 import { strongest, fieldOf, type FieldEntry } from '../traces/store.ts';
 import { outcomesSince } from '../traces/outcomes.ts';
-import { commonThemes, feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
-import { buildKernel, withThemes, type KernelSpec } from '../kernel/build.ts';
+import { feedbackSince, recentFeedbackOf } from '../feedback/store.ts';
+import { artifactView, buildKernel, withThemes, type KernelSpec } from '../kernel/build.ts';
 import { keyTerms } from '../kernel/terms.ts';
 import { feedbackSignal, IDLE_REASONS, outcomeSignal, planTick } from '../kernel/loop.ts';
 import { latestVersion, saveVersion, type KernelVersion } from '../kernel/store.ts';
-import { cardOf, COMMUNITY_APPLIED, COMMUNITY_LISTED, COMMUNITY_MIN_COUNT, OWN_HISTORY } from '../kernel/operations.ts';
+import { cardOf, communityThemes, OWN_HISTORY, requestedThemes } from '../kernel/operations.ts';
 import { storedItems, storedItemsWithDetails } from '../mesh/coverage.ts';
 import { a2aSendWith, mcpCallWith, readySkills, readyTools } from '../mesh/ready-calls.ts';
 import { contextCostOf, loadProbeState } from '../probe/store.ts';
@@ -56,13 +56,12 @@ export function cardGoals(row: ListingRow): string[] {
   return goals;
 }
 
-/** The kernel spec of a listing built from its card, with its holder's own and the community's feedback themes. */
+/** The kernel spec of a listing built from its card, with its holder's requests for change and the community's themes, each with its evidence. */
 export async function cardSpec(ex: Executor, row: ListingRow, holder: string): Promise<KernelSpec> {
   const own = await recentFeedbackOf(ex, holder, OWN_HISTORY);
-  const community = await commonThemes(ex, holder, COMMUNITY_LISTED);
-  const applied = community.filter((c) => c.count >= COMMUNITY_MIN_COUNT).slice(0, COMMUNITY_APPLIED).map((c) => c.theme);
-  let themes = withThemes([], [...new Set(own.flatMap((f) => f.themes))], 'your_feedback');
-  themes = withThemes(themes, applied, 'community');
+  const { applied, evidence } = await communityThemes(ex, holder, false);
+  let themes = withThemes([], requestedThemes(own), 'your_feedback');
+  themes = withThemes(themes, new Map(applied.map((t) => [t, evidence.get(t) ?? []])), 'community');
   return {
     agent_name: cleanText(row.name, MAX_NAME) || row.id,
     audience: row.kind,
@@ -71,7 +70,6 @@ export async function cardSpec(ex: Executor, row: ListingRow, holder: string): P
     themes,
     notes: [],
     strength: {},
-    focus: [],
   };
 }
 
@@ -131,7 +129,8 @@ export const kernelView = (v: KernelVersion) => ({
   reason: v.reason,
   system_prompt_short: v.artifact.system_prompt_short,
   chars: v.artifact.chars,
-  artifact: v.artifact,
+  cut: v.artifact.cut,
+  artifact: artifactView(v.artifact),
   ...(v.diff ? { diff: v.diff } : {}),
 });
 
@@ -145,12 +144,12 @@ export async function aliveWork(trx: Executor, row: ListingRow, holder: string, 
   // The tick reads every piece of evidence about the listing so far (feedback naming it or left by it, outcomes about it).
   const feedback = await feedbackSince(trx, { subject: listingWorkKey(row.id), listing_id: row.id }, '', TICK_READ);
   const outcomes = await outcomesSince(trx, { listing_id: row.id }, '', TICK_READ);
-  const { plan, idle, scores } = planTick(first.spec, first.artifact, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
+  const { plan, idle, scores } = planTick(first.spec, [...feedback.map(feedbackSignal), ...outcomes.map(outcomeSignal)]);
   let tick: KernelVersion | undefined;
   if (plan) {
     const artifact = plan.artifact;
     const t = plan.target;
-    const reason = `demo tick: ${t.id} (${t.label}) was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}`;
+    const reason = `demo tick: ${t.id} was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}, moved by ${plan.diff.because?.evidence.join(', ')}`;
     tick = await saveVersion(trx, { subject, kind: 'tick', listing_id: row.id, agent_name: first.agent_name, spec: plan.spec, artifact, reason, diff: plan.diff, created_at: at });
   }
   return { kernel: first, tick, idle: idle && IDLE_REASONS[idle], scores, evidence: { feedback: feedback.length, outcomes: outcomes.length } };

@@ -17,7 +17,7 @@ import { FAIRNESS_BONUS } from '../metering/bonus.ts';
 import { discountState } from '../funnel/stage-counts.ts';
 import { themeApplications, kernelTotals } from '../kernel/reads.ts';
 import { THEME_PARTS } from '../kernel/parts.ts';
-import { COMMUNITY_APPLIED, COMMUNITY_MIN_COUNT } from '../kernel/operations.ts';
+import { appliedOf, communityRequests, COMMUNITY_APPLIED, COMMUNITY_MIN_COUNT } from '../kernel/operations.ts';
 
 export const FEEDBACK_PAGE_DEFAULT = 20;
 export const FEEDBACK_PAGE_MAX = 100;
@@ -47,7 +47,7 @@ const themeChange = (theme: ThemeId) => `kernels get rule ${THEME_PARTS[theme].c
 export async function alreadyDone(ex: Executor, now: Date, base: string) {
   const votes = await themeVotes(ex, new Date(now.getTime() - PAIN_POINT_DAYS * DAY_MS).toISOString());
   // Exactly what improve_kernel applies to a new kernel now (its community deltas).
-  const applied = new Set((await commonThemes(ex, undefined, COMMUNITY_APPLIED + 3)).filter((c) => c.count >= COMMUNITY_MIN_COUNT).slice(0, COMMUNITY_APPLIED).map((c) => c.theme));
+  const applied = new Set(appliedOf(await communityRequests(ex, undefined, COMMUNITY_APPLIED + 3)).map((c) => c.theme));
   const improvementVotes = (await optionCounts(ex, ['improvements'])).get('improvements') ?? new Map<string, number>();
   const painPoints = [
     ...votes.map((v) => ({

@@ -6,10 +6,9 @@
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../platform/operation.ts';
 import { dailyFeedback, themeVotes } from '../feedback/aggregates.ts';
-import { commonThemes } from '../feedback/store.ts';
 import { themeLabel } from '../feedback/themes.ts';
 import { dailyVersions, kernelTotals, themeApplications, versionLog } from '../kernel/reads.ts';
-import { COMMUNITY_APPLIED, COMMUNITY_MIN_COUNT } from '../kernel/operations.ts';
+import { appliedOf, communityRequests, COMMUNITY_APPLIED, COMMUNITY_MIN_COUNT, REQUEST_RATING } from '../kernel/operations.ts';
 import { SHIPPED_WINDOW } from './feedback-envelope.ts';
 
 const DAY_MS = 86_400_000;
@@ -36,8 +35,7 @@ export const productLearning = defineOperation({
       return { day, feedback_items: f?.items ?? 0, avg_rating: f?.avg_rating ?? null, themes: f?.themes ?? {}, kernels_built: k?.improves ?? 0, loop_ticks: k?.ticks ?? 0 };
     });
     const votes = await themeVotes(ex, `${sinceDay}T00:00:00.000Z`);
-    const community = await commonThemes(ex, undefined, COMMUNITY_APPLIED + 3);
-    const applied = community.filter((c) => c.count >= COMMUNITY_MIN_COUNT).slice(0, COMMUNITY_APPLIED);
+    const applied = appliedOf(await communityRequests(ex, undefined, COMMUNITY_APPLIED + 3));
     const uses = await themeApplications(ex, SHIPPED_WINDOW);
     const rated = days.filter((d) => d.avg_rating !== null);
     const half = Math.floor(rated.length / 2);
@@ -49,7 +47,7 @@ export const productLearning = defineOperation({
       days,
       themes: votes.map((v) => ({ theme: v.theme, label: themeLabel(v.theme), count: v.count, callers: v.callers, last_at: v.last_at, applied_by_kernels: uses.get(v.theme)?.versions ?? 0 })),
       applied_to_new_kernels: applied.map((c) => ({ theme: c.theme, label: themeLabel(c.theme), count: c.count })),
-      rule: `improve_kernel applies the ${COMMUNITY_APPLIED} most common themes of others' feedback that at least ${COMMUNITY_MIN_COUNT} items name`,
+      rule: `improve_kernel applies the ${COMMUNITY_APPLIED} themes others most ask for (feedback rated ${REQUEST_RATING} or less) that at least ${COMMUNITY_MIN_COUNT} items name, each rule citing them`,
       rating_trend: rated.length >= 2 ? { earlier: avg(rated.slice(0, half)), later: avg(rated.slice(half)) } : null,
       kernels: await kernelTotals(ex),
     };

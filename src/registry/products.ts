@@ -14,7 +14,7 @@ import { invalidToken, requireToken, tokenMismatch, type TokenGrant } from '../a
 import { ownerHolder } from '../funnel/grant.ts';
 import { meteredEvent } from '../metering/events.ts';
 import { ARTIFACTS, opens, scopeInsufficient, type Artifact } from '../funnel/artifacts.ts';
-import { buildKernel } from '../kernel/build.ts';
+import { artifactView, buildKernel } from '../kernel/build.ts';
 import { latestVersion, versionsOf } from '../kernel/store.ts';
 import { storedItems } from '../mesh/coverage.ts';
 import { compositionsOfOwner } from '../mesh/store.ts';
@@ -56,7 +56,8 @@ async function kernelArtifact(ex: Executor, listing: ListingRow, holder: string)
     version: null,
     system_prompt_short: artifact.system_prompt_short,
     chars: artifact.chars,
-    artifact,
+    cut: artifact.cut,
+    artifact: artifactView(artifact),
     note: 'no stored kernel yet: this one is built now from the listing\'s card; take_demo or improve_kernel (with your listing_id) stores a version the loop then improves',
   };
 }
