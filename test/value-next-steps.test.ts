@@ -39,6 +39,7 @@ const WRITTEN: Record<string, unknown> = {
   rating: 4,
   ok: true,
   quality: 0.8,
+  goal: 'Send an email with a resized image',
 };
 
 /** A next_step's args with what it needs added, as the caller would (the owner token travels on the transport). */
@@ -165,7 +166,8 @@ test(`every value tool's next_step, fed back with what it needs, succeeds (${eng
     'run_loop_tick over a kernel without evidence -> leave_feedback',
     'run_loop_tick over a kernel without evidence -> deposit_outcome (evidence)',
     'run_loop_tick over a kernel without evidence -> improve_kernel (evidence)',
-    'run_loop_tick over a kernel with evidence -> leave_feedback',
+    'run_loop_tick over a kernel with evidence -> mesh_compose',
+    'run_loop_tick over a kernel with evidence -> leave_feedback (evidence)',
     'run_loop_tick over a kernel with evidence -> deposit_outcome (evidence)',
     'run_loop_tick over a kernel with evidence -> improve_kernel (evidence)',
     'mesh_match -> mesh_compose',

@@ -106,6 +106,24 @@ async function noEvidence(ctx: Ctx, input: TickInput, subject: Subject, latest: 
   };
 }
 
+/**
+ * Where a tick leads: more unread evidence than one tick reads, another tick; a changed kernel, on
+ * to the next value tool (partners for what the agent does, whose run's outcome is the next tick's
+ * evidence; rating the new prompt is in evidence_needed); otherwise the call that gives evidence.
+ */
+function afterTick(input: TickInput, more: boolean, changed: boolean, steps: ReturnType<typeof stepsFor>) {
+  if (more) return nextStep('run_loop_tick', claimsOf(input), 'More feedback and outcomes wait than one tick reads: tick again to work through them.');
+  if (changed) {
+    return nextStep(
+      'mesh_compose',
+      claimsOf(input),
+      'Your kernel is improved. Next, partners: say as a goal a task your agent does with others ("translate the text and send it by email"); mesh_compose plans the Live listings that cover it, and a run\'s outcome is evidence for the next tick (evidence_needed lists the other ways).',
+      ['goal'],
+    );
+  }
+  return { ...steps[0]!, why: 'Run your agent with the new system_prompt_short and rate how it did: the next tick reads it (evidence_needed: other ways).' };
+}
+
 export const runLoopTick = defineOperation({
   name: 'run_loop_tick',
   title: 'Run one loop tick',
@@ -181,12 +199,9 @@ export const runLoopTick = defineOperation({
       ...(detail ? { scores: r.scores.filter((x) => x.evidence > 0).map(({ strength: _s, ...x }) => x) } : {}),
       evidence: evidenceView(r.evidence, detail),
       // The calls that give the next tick evidence, but the one next_step already names.
-      evidence_needed: r.evidence.more ? steps : steps.slice(1),
+      evidence_needed: r.evidence.more || r.saved ? steps : steps.slice(1),
       meter: run.meter,
-      // More unread evidence than one tick reads: tick again; else the next tick needs new evidence first.
-      next_step: r.evidence.more
-        ? nextStep('run_loop_tick', claimsOf(input), 'More feedback and outcomes wait than one tick reads: tick again to work through them.')
-        : { ...steps[0]!, why: 'Run your agent with the new system_prompt_short and rate how it did: the next tick reads it (evidence_needed: other ways).' },
+      next_step: afterTick(input, r.evidence.more, r.saved !== undefined, steps),
     };
   },
 });

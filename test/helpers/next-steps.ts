@@ -13,6 +13,7 @@ const WRITTEN: Record<string, unknown> = {
   rating: 4,
   body: 'It did what I asked and said plainly what it could not do.',
   goals: ['answer each support request in two sentences'],
+  goal: 'echo a message back',
   ok: true,
   quality: 0.8,
   url: 'https://written-by-the-caller.example.org/mcp',
