@@ -15,6 +15,7 @@ import { waitForLane } from './helpers/wait.ts';
 import { freePort, startEverything, type Peer } from './peers/mcp-servers.ts';
 import { startA2aAgent, type AgentPeer } from './peers/a2a-agent.ts';
 import type { Step } from './helpers/next-steps.ts';
+import { repeated } from './helpers/repeated.ts';
 
 let app: TestApp;
 let everything: Peer;
@@ -90,6 +91,7 @@ test(`an agent follows next_step from list_yourself to a seat, a kernel, a loop 
   const answers = new Map<string, any>();
   let where = registry;
   let answer = (await a.call(where, 'list_yourself', { url: everything.url.replace('127.0.0.1', 'localhost') })).sc;
+  assert.deepEqual(repeated(answer), [], 'list_yourself says nothing twice');
   // The walk ends with the loop tick that reads the composition's outcome: listing to value and back into the loop.
   while (!(called.at(-1) === 'run_loop_tick' && called.includes('deposit_outcome'))) {
     assert.ok(called.length < 40, `the path ends: ${called.join(' -> ')}`);
@@ -101,6 +103,7 @@ test(`an agent follows next_step from list_yourself to a seat, a kernel, a loop 
     called.push(step.tool);
     answer = r.sc;
     answers.set(step.tool, answer);
+    if (MAX_BYTES[step.tool]) assert.deepEqual(repeated(answer), [], `${step.tool} says nothing twice`);
     // What the agent does between calls: its proof goes where the claim says; the token it gets is its own.
     if (step.tool === 'claim_listing') await putTxt(answer.methods.find((m: { method: string }) => m.method === 'dns_txt').where, answer.proof);
     if (step.tool === 'verify_claim') a.setToken(answer.owner_token);

@@ -11,6 +11,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { repeated } from './helpers/repeated.ts';
 import { engine, postJson, startApp, type TestApp } from './helpers/app.ts';
 import { connect, type Tools } from './helpers/value-tools.ts';
 import { waitForLane } from './helpers/wait.ts';
@@ -40,23 +41,6 @@ after(async () => {
   await app.close();
   await Promise.all([everything.close(), ...agents.map((a) => a.close())]);
 });
-
-/**
- * Every string of at least `min` characters that occurs more than once in an answer. `next_step`
- * is left out: every answer carries it beside SPEC's own form of the same suggestion
- * (docs/decisions/next-step-shape.md).
- */
-function repeated(answer: Record<string, unknown>, min = 60): string[] {
-  const { next_step: _step, ...value } = answer;
-  const seen = new Map<string, number>();
-  const walk = (v: unknown) => {
-    if (typeof v === 'string' && v.length >= min) seen.set(v, (seen.get(v) ?? 0) + 1);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(value);
-  return [...seen].filter(([, n]) => n > 1).map(([s]) => s);
-}
 
 test(`a lone MCP server's demo shows each tool with a ready call valid against its schema, and no gaps (${engine})`, async () => {
   const published = await postJson(app, '/api/publish', { url: everything.url });
