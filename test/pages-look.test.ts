@@ -161,7 +161,7 @@ test('each page\'s main action is reached with Tab and shows its focus ring, and
     { path: '/connectors', selector: '.table-wrap[role=region]' },
     { path: '/talk', selector: 'main a[href="/api/feed"]' },
     { path: '/collab', selector: 'main figure.code pre' },
-    { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="next-h"] pre' },
+    { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="claim-h"] summary' },
     { path: `/l/${liveId}`, selector: 'main section[aria-labelledby="claim-h"] button[type=submit]' },
     { path: `/l/${world.pendingId}`, selector: '#wait-refresh' },
   ];

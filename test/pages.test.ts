@@ -559,7 +559,10 @@ test('a listing that took its demo is offered the next step, not the demo again:
   const demo = await postJson(world.app, '/api/products/demo', { listing_id: liveId });
   assert.equal(demo.status, 200, JSON.stringify(demo.body));
   const unclaimed = await world.open(`/l/${liveId}`);
-  assert.match(await unclaimed.page.locator('#next-h').innerText(), /Next step: claim_listing/);
+  // The claim is the next step, said once: the page's claim form, with the API call folded beside it.
+  assert.equal(await unclaimed.page.locator('#next-h').count(), 0);
+  assert.equal(await unclaimed.page.locator('#claim-h').count(), 1);
+  assert.match(await unclaimed.page.locator('section[aria-labelledby="claim-h"] pre').textContent() ?? '', /\/api\/listings\/claim/);
   assert.equal(await unclaimed.page.locator('a[href^="/api/products/demo"]').count(), 0, 'the demo was taken');
   await assertAccessible(unclaimed.page, `/l/${liveId} unclaimed after its demo`);
   await unclaimed.context.close();

@@ -35,7 +35,7 @@ const METHOD_WORDS: Record<string, (kind: string) => string> = {
 };
 
 /** The offer on an unclaimed Live listing's page: what a claim is, and the button that starts one. */
-export function claimOffer(listing: Claimed, token: FormToken): Html {
+export function claimOffer(listing: Claimed, token: FormToken, side: Html | '' = ''): Html {
   return html`<section class="panel" aria-labelledby="claim-h">
   <h2 id="claim-h">Claim this listing</h2>
   <p>Is this ${kindWord(listing.kind)} yours? Prove it and get its owner token: Rollcall gives you a proof to put on your site (a file, a DNS record or your ${listing.kind === 'agent' ? 'agent card' : "server's answer"}), then reads it back. The token lets you edit the listing, check in, take its founding seat and act for it.</p>
@@ -43,6 +43,7 @@ export function claimOffer(listing: Claimed, token: FormToken): Html {
     ${formTokenField(token)}
     <button class="primary" type="submit">Start the claim</button>
   </form>
+  ${side}
 </section>`;
 }
 

@@ -8,6 +8,7 @@
 // the page never reloads itself: a Refresh status link reloads it on request, and with JS site.js
 // polls the status route and says the change of lane in a polite live region.
 import { checkStatus } from '../../registry/operations.ts';
+import { badgeSnippet } from '../../registry/badges.ts';
 import { senseTraces } from '../../traces/operations.ts';
 import { catalogEntriesOf, listingTools, probeDetail } from '../../registry/page-reads.ts';
 import type { ContextCost } from '../../catalog/context-cost.ts';
@@ -15,7 +16,7 @@ import { chart } from './charts.ts';
 import { html, safeHref, type Html } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
 import { catalogHref, contextCostStat, kindWord, lanePill, listingHref, rowsOr, toolsTable } from './parts.ts';
-import { nextStepPart } from './next-step.ts';
+import { claimSide, nextStepPart } from './next-step.ts';
 import { claimOffer } from './claim.ts';
 import { formToken } from './form-token.ts';
 import { HALF_LIFE_H, type Channel } from '../../traces/channels.ts';
@@ -45,9 +46,10 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string; context_cost: ContextCost | null };
     talk: TalkShown;
     history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
-    badges: { markdown: string; html: string; images: Record<string, string> };
     next_step: NextStep;
   };
+  // Every badge and the Live badge's snippets (the status answer, polled, carries only the Live badge's).
+  const live = badgeSnippet(p.base, v.id, 'live');
   const [detail, traces, inCatalog, tools] = await Promise.all([
     probeDetail(p.services.db.kysely, v.id),
     p.run(senseTraces, { listing_id: v.id, limit: 10 }),
@@ -80,8 +82,11 @@ ${v.lane_reason && v.lane !== 'active' ? html`<p class="status bad">Reason: <cod
   ${v.kind === 'mcp' ? contextCostStat(v.probe.context_cost) : ''}
   ${checkInStat(v.talk)}
 </dl>
-${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active', !v.demoed)}
-${offer ? claimOffer({ id: v.id, name: v.name || v.id, kind: v.kind }, offer) : ''}
+${
+  offer && v.next_step?.tool === 'claim_listing'
+    ? claimOffer({ id: v.id, name: v.name || v.id, kind: v.kind }, offer, claimSide(p.base, v.id, v.next_step, !v.demoed))
+    : html`${nextStepPart(p.base, v.id, v.next_step, v.lane === 'active', !v.demoed)}${offer ? claimOffer({ id: v.id, name: v.name || v.id, kind: v.kind }, offer) : ''}`
+}
 <div class="grid">
 <section class="panel" aria-labelledby="card-h">
   <h2 id="card-h">Card</h2>
@@ -122,9 +127,9 @@ ${offer ? claimOffer({ id: v.id, name: v.name || v.id, kind: v.kind }, offer) : 
 </section>
 <section class="panel" aria-labelledby="badge-h">
   <h2 id="badge-h">Badges</h2>
-  <div class="badges">${Object.entries(v.badges.images).map(([name, url]) => html`<img src="${safeHref(url.replace(p.base, ''))}" alt="Rollcall ${name} badge" height="20">`)}</div>
-  ${codeBlock('Markdown', v.badges.markdown, true)}
-  ${codeBlock('HTML', v.badges.html, true)}
+  <div class="badges">${([v.kind, 'listed', 'clean', 'verified', 'live'] as const).map((name) => html`<img src="${safeHref(badgeSnippet('', v.id, name).image)}" alt="Rollcall ${name} badge" height="20">`)}</div>
+  ${codeBlock('Markdown', live.markdown, true)}
+  ${codeBlock('HTML', live.html, true)}
 </section>
 </div>
 <section class="panel" aria-labelledby="tools-h">

@@ -48,14 +48,28 @@ function needsNote(step: NextStep): Html | '' {
   }.</p>`;
 }
 
+const demoHrefOf = (listingId: string) => `/api/products/demo?listing_id=${encodeURIComponent(listingId)}`;
+const dealLink = (live: boolean): Html | '' => (live ? html`<a class="btn" href="/products">The founding deal</a>` : '');
+
+/**
+ * What sits beside the claim when the page itself offers it (its form): the claim call for an
+ * agent or a script, the demo while it is open, and the deal. The page says the claim once.
+ */
+export function claimSide(base: string, listingId: string, step: NextStep, demoOpen: boolean): Html {
+  const { label, curl } = stepCurl(base, step);
+  const demo = demoOpen ? html`<a class="btn" href="${demoHrefOf(listingId)}">Take the free demo</a>` : '';
+  return html`<details><summary>Claim with the API instead</summary>${codeBlock(label, curl, true)}</details>
+  <p class="actions">${demo}${dealLink(true)}</p>`;
+}
+
 /**
  * The step for the listing whose page this is. Nothing when the step is this listing's own status
  * (the page is that status); the funnel's founding deal is linked once the listing is Live. While
  * the claim comes first, the demo not taken yet stays on offer beside it.
  */
 export function nextStepPart(base: string, listingId: string, step: NextStep, live: boolean, demoOpen: boolean): Html | '' {
-  const demoHref = `/api/products/demo?listing_id=${encodeURIComponent(listingId)}`;
-  const deal = live ? html`<a class="btn" href="/products">The founding deal</a>` : '';
+  const demoHref = demoHrefOf(listingId);
+  const deal = dealLink(live);
   if (step.tool === 'take_demo') {
     return html`<p class="actions"><a class="btn primary" href="${demoHref}">Take the free demo</a>${deal}</p>`;
   }
