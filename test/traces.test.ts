@@ -350,12 +350,12 @@ test(`deposit_outcome: recorded, moves attraction or danger from a claimed listi
   assert.deepEqual(more.map((r) => r.refill.granted), [true, false]);
   assert.match(more[1]!.refill.reason, /at most 3/);
   assert.equal(more[0]!.deposited, null, 'no listing, no field change');
-  // next_step round trips: with a listing -> sense_traces; without -> network_sense as the same caller.
-  const n1 = ok(await sdkCall(afterValue.next_step.tool, afterValue.next_step.args));
-  assert.ok(n1.count >= 1);
-  assert.equal(more[0]!.next_step.tool, 'network_sense');
-  assert.deepEqual(more[0]!.next_step.args, {});
-  assert.equal(ok(await call(more[0]!.next_step.tool, more[0]!.next_step.args, me, user.headers)).meter.used_today, 2);
+  // An outcome is evidence for the caller's kernel: next_step is the loop tick, as the same caller.
+  assert.deepEqual([afterValue.next_step.tool, afterValue.next_step.args], ['run_loop_tick', {}]);
+  assert.deepEqual([more[0]!.next_step.tool, more[0]!.next_step.args], ['run_loop_tick', {}]);
+  const tick = ok(await call(more[0]!.next_step.tool, more[0]!.next_step.args, me, user.headers));
+  assert.equal(tick.ticked, false, 'no kernel yet: the tick says how to make one');
+  assert.equal(tick.next_step.tool, 'improve_kernel');
   // Bad inputs.
   const badQuality = failure(await call('deposit_outcome', { listing_id: listing, ok: true, quality: 1.5, body: REAL }, me));
   assert.equal(badQuality.code, 'invalid_input');
