@@ -16,17 +16,21 @@ interface Origin {
   close(): Promise<void>;
 }
 
-/** A publisher's origin that records every request and answers each with a 404 (the probe fails; what it sent is what counts). */
-async function startOrigin(): Promise<Origin> {
+/**
+ * A publisher's origin that records every request and answers each with a 404 (the probe fails;
+ * what it sent is what counts), or with a redirect to `redirectTo`.
+ */
+async function startOrigin(host = '127.0.0.2', redirectTo?: string): Promise<Origin> {
   const requests: Origin['requests'] = [];
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
     req.resume();
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not here"}');
+    if (redirectTo) res.writeHead(302, { location: redirectTo }).end();
+    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not here"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.2:${port}/agent`, requests, close: () => new Promise((r) => server.close(() => r())) };
+  return { url: `http://${host}:${port}/agent`, requests, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 // --- An origin's RFC 8941 / RFC 9421 reading, written for this test (no code of Rollcall's) ---
@@ -198,7 +202,8 @@ async function verifyRequest(headers: IncomingHttpHeaders, directories: Map<stri
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.x }, format: 'jwk' });
   const base = signatureBase(input, headers);
   assert.equal(edVerify(null, Buffer.from(base), publicKey, signature), true, `the signature verifies over\n${base}`);
-  assert.equal(edVerify(null, Buffer.from(base.replace('127.0.0.2', '127.0.0.3')), publicKey, signature), false, 'bound to the authority');
+  const elsewhere = base.replace(/^"@authority": .*$/m, '"@authority": evil.example');
+  assert.equal(edVerify(null, Buffer.from(elsewhere), publicKey, signature), false, 'bound to the authority');
   return { directoryUrl, nonce: nonce as string };
 }
 
@@ -244,6 +249,24 @@ for (const probeThread of [true, false]) {
     }
   });
 }
+
+test(`a redirect hop is signed again, for the authority it goes to (${engine})`, async () => {
+  const target = await startOrigin('127.0.0.3');
+  const origin = await startOrigin('127.0.0.2', target.url);
+  const app = await startApp({ probing: true, env });
+  try {
+    await probeOnce(app, origin);
+    assert.ok(target.requests.length > 0, 'the probe followed the redirect');
+    const base = await app.listen();
+    const directories = new Map<string, { keys: { kid: string; x: string }[] }>();
+    const fetchDirectory = async (url: string) => (await (await fetch(`${base}${new URL(url).pathname}`)).json()) as { keys: { kid: string; x: string }[] };
+    for (const { headers } of [...origin.requests, ...target.requests]) await verifyRequest(headers, directories, fetchDirectory);
+    assert.match(String(target.requests[0]!.headers.host), /^127\.0\.0\.3:/);
+  } finally {
+    await app.close();
+    await Promise.all([origin.close(), target.close()]);
+  }
+});
 
 test(`PROBE_SIGNATURES=0: probes carry no signature (${engine})`, async () => {
   const origin = await startOrigin();
