@@ -26,6 +26,7 @@ import { A2A_PATH } from './http/discovery/paths.ts';
 import { registerA2a } from './http/a2a/door.ts';
 import { registerDiscovery } from './http/discovery/index.ts';
 import { registerIdentityDocs } from './http/identity-docs.ts';
+import { signProbes } from './identity/probe-signing.ts';
 import { registerRegistryApi } from './http/registry-api.ts';
 import { registerBadges } from './http/badges.ts';
 import { registerPages } from './http/pages/index.ts';
@@ -121,6 +122,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerPages(http, services);
   await jobs.prepare();
   await services.probe.prober.prepare();
+  // Before the jobs start, so the first probe already carries the signature.
+  const stopSigning = await signProbes(config, services.identity, [services.probe.prober, services.probe.checker]);
+  http.addHook('onClose', async () => stopSigning());
   // The search index is this instance's own: built before the first request, then following the change feed.
   const built = await services.search.hydrate();
   http.log.info(built, 'search index built');

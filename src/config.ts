@@ -8,6 +8,11 @@ const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .default('0')
   .transform((v) => v === '1' || v === 'true');
+/** A flag that is on unless set to 0 or false. */
+const flagOn = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('1')
+  .transform((v) => v !== '0' && v !== 'false');
 
 // Counts, sizes and durations are whole numbers: `count` where 0 means off (or none), `positive`
 // where 0 makes no sense (PROBE_PER_HOST=0.5 would floor to 0 and stall every outbound call).
@@ -32,6 +37,7 @@ const envSchema = z.object({
   REDIS_URL: optionalText,
   REDIS_PREFIX: z.string().min(1).max(64).default('rollcall:'),
   PROBE_ALLOW_PRIVATE: flag,
+  PROBE_SIGNATURES: flagOn,
   PROBE_DELAY_S: count(0),
   PROBE_INTERVAL_H: positive(6),
   TALK_GRACE_DAYS: count(7),
@@ -126,6 +132,8 @@ export type Config = {
   redisUrl?: string;
   redisPrefix: string;
   probeAllowPrivate: boolean;
+  /** PROBE_SIGNATURES: outbound requests carry a Web Bot Auth signature (on unless set to 0). */
+  probeSignatures: boolean;
   probeDelayS: number;
   probeIntervalH: number;
   talkGraceDays: number;
@@ -298,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     probeAllowPrivate: e.PROBE_ALLOW_PRIVATE,
+    probeSignatures: e.PROBE_SIGNATURES,
     probeDelayS: e.PROBE_DELAY_S,
     probeIntervalH: e.PROBE_INTERVAL_H,
     talkGraceDays: e.TALK_GRACE_DAYS,

@@ -23,6 +23,11 @@ test('values are parsed and checked', () => {
   assert.equal(c.rateLimitReadPerMin, 0);
   assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   assert.throws(() => loadConfig({ PROBE_ALLOW_PRIVATE: 'yes' }), /PROBE_ALLOW_PRIVATE/);
+  // Probes are signed unless PROBE_SIGNATURES says 0 (or false).
+  assert.equal(loadConfig({}).probeSignatures, true);
+  assert.equal(loadConfig({ PROBE_SIGNATURES: '0' }).probeSignatures, false);
+  assert.equal(loadConfig({ PROBE_SIGNATURES: 'false' }).probeSignatures, false);
+  assert.throws(() => loadConfig({ PROBE_SIGNATURES: 'off' }), /PROBE_SIGNATURES/);
   assert.throws(() => loadConfig({ PUBLIC_BASE_URL: 'not a url' }), /PUBLIC_BASE_URL/);
   assert.throws(() => loadConfig({ DATABASE_URL: 'sqlite://x' }), /DATABASE_URL/);
 });

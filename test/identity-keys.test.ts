@@ -233,6 +233,8 @@ test(`the key directory: Web Bot Auth media type, JWKS body, one RFC 9421 signat
         const { keys } = JSON.parse(body) as { keys: { kid: string; x: string; d?: string }[] };
         assert.equal(keys.length, expectedKeys);
         assert.ok(keys.every((k) => k.d === undefined));
+        // The directory is its own document: no JWK `alg` (the JWKS says EdDSA for JWS; a request names "ed25519" in its signature parameters).
+        for (const key of keys) assert.deepEqual(Object.keys(key).sort(), ['crv', 'kid', 'kty', 'use', 'x']);
         const sigs = parseSignatures(res.headers.get('signature-input')!, res.headers.get('signature')!);
         assert.equal(sigs.length, keys.length, 'one signature per key');
         for (const key of keys) {
@@ -283,16 +285,24 @@ test(`the signature agent card and the MCP registry record match the published k
     assert.match(String(card.headers['content-type']), /^application\/json/);
     assert.equal(card.headers['access-control-allow-origin'], '*');
     const body = card.json();
-    assert.equal(body.name, 'Rollcall');
-    assert.equal(body.url, base);
-    assert.equal(body['http-message-signatures-directory'], `${base}/.well-known/http-message-signatures-directory`);
-    assert.equal(body.jwks_uri, `${base}/.well-known/jwks.json`);
-    assert.deepEqual(body.key_ids, [jwk.kid]);
-    assert.equal(body.signing_kid, jwk.kid);
-    assert.deepEqual(body.keys, { keys: [jwk] });
-    assert.equal(body['expected-user-agent'], probeUserAgent(app.config));
-    assert.equal(body['expected-user-agent'], `Rollcall-Probe/${app.config.version} (+${base}/for-agents)`);
-    assert.ok(body.purpose.length > 20);
+    // draft-meunier-webbotauth-registry (0bfbdc9): OAuth client metadata names, keys as `jwks`, bot facts under `web_bot_auth`.
+    assert.equal(body.client_id, `${base}/.well-known/signature-agent-card.json`);
+    assert.equal(body.client_name, 'Rollcall');
+    assert.equal(body.client_uri, `${base}/for-agents`);
+    assert.deepEqual(body.contacts, [`${base}/for-agents`]);
+    assert.deepEqual(body.jwks, { keys: [{ kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid: jwk.kid, use: 'sig' }] });
+    assert.equal(body.keys, undefined, 'the keys are named jwks');
+    assert.equal(body.jwks_uri, undefined, 'never jwks beside jwks_uri');
+    for (const flat of ['name', 'purpose', 'trigger', 'expected-user-agent', 'known-urls']) assert.equal(body[flat], undefined, `${flat} sits under web_bot_auth or is gone`);
+    const bot = body.web_bot_auth;
+    assert.equal(bot.trigger, 'crawler');
+    assert.equal(bot['expected-user-agent'], probeUserAgent(app.config));
+    assert.equal(bot['expected-user-agent'], `Rollcall-Probe/${app.config.version} (+${base}/for-agents)`);
+    assert.ok(bot.purpose.length > 20);
+    assert.equal(body.rollcall['http-message-signatures-directory'], `${base}/.well-known/http-message-signatures-directory`);
+    assert.equal(body.rollcall.jwks_uri, `${base}/.well-known/jwks.json`);
+    assert.deepEqual(body.rollcall.key_ids, [jwk.kid]);
+    assert.equal(body.rollcall.signing_kid, jwk.kid);
     assert.match(String(card.headers['signature-input']), /tag="signature-agent-card"/);
 
     const auth = await app.http.inject({ method: 'GET', url: '/.well-known/mcp-registry-auth' });

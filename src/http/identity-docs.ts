@@ -12,6 +12,7 @@ import {
   JWKS_PATH,
   MCP_REGISTRY_AUTH_PATH,
   SIGNATURE_AGENT_CARD_PATH,
+  directoryDocument,
   jwksDocument,
   mcpRegistryAuth,
   signatureAgentCard,
@@ -63,7 +64,7 @@ export function registerIdentityDocs(app: FastifyInstance, services: BaseService
   app.get(JWKS_PATH, async (request, reply) => send(request, reply, 'application/json', JSON.stringify(jwksDocument((await identity.jwks()).keys))));
 
   app.get(DIRECTORY_PATH, async (request, reply) => {
-    const body = JSON.stringify(jwksDocument((await identity.jwks()).keys));
+    const body = JSON.stringify(directoryDocument((await identity.jwks()).keys));
     const signed = await identity.signResponse(authorityOf(request, base), body, DIRECTORY_TAG, RESPONSE_SIGNATURE_TTL_S);
     return send(request, reply, DIRECTORY_MEDIA_TYPE, body, { ...signed, 'access-control-expose-headers': EXPOSED });
   });

@@ -12,7 +12,8 @@ import { ED25519_ALGS, privateKeyObject, publicKeyObject, SIGNING_ALG, type Ed25
 import { ensureSigningKey, findBinding, findBindingsByKid, loadSigningKeys, rotateSigningKey, type Binding, type Rotation } from './store.ts';
 import { contentDigest, responseComponents, signatureBase, signatureParams } from './http-signatures.ts';
 import { signCardWith, verifyAgentCard, type AgentCardSignature, type CardVerification } from './card-signing.ts';
-import { jwksUrl, mcpDnsTxt } from './documents.ts';
+import { directoryUrl, jwksUrl, mcpDnsTxt } from './documents.ts';
+import type { SigningIdentity } from '../platform/net/web-bot-auth.ts';
 
 /** How long an instance trusts its copy of the keys before reading them again. */
 export const KEY_CACHE_MS = 5_000;
@@ -214,6 +215,17 @@ export class IdentityRuntime {
       signatures.push(`sig${i + 1}=:${value}:`);
     });
     return { 'content-digest': digest, 'signature-input': inputs.join(', '), signature: signatures.join(', ') };
+  }
+
+  /**
+   * The key that signs now, private half included, as a plain value for the prober's request
+   * signatures (Web Bot Auth): it goes only to the prober's client and its thread, never out.
+   */
+  async requestSigningIdentity(): Promise<SigningIdentity> {
+    const key = await this.#signingKey();
+    const jwk = key.privateKey.export({ format: 'jwk' });
+    if (typeof jwk.x !== 'string' || typeof jwk.d !== 'string') throw new Error('the signing key did not export as an Ed25519 JWK');
+    return { privateJwk: { kty: 'OKP', crv: 'Ed25519', x: jwk.x, d: jwk.d }, kid: key.kid, directoryUrl: directoryUrl(this.#config) };
   }
 
   /** Adds the next signing key (see store.ts rotateSigningKey) and re-reads the keys here at once. */

@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { Prober, type Liveness, type ProbeOptions, type ProbeReport } from './prober.ts';
 import type { GuardedClient } from '../platform/net/guarded-client.ts';
+import type { SigningIdentity } from '../platform/net/web-bot-auth.ts';
 import type { FromThread, ThreadSetup, ToThread } from './thread-messages.ts';
 import { bundled } from '../platform/bundled.ts';
 import type { RemoteToCheck } from './remote-check.ts';
@@ -41,6 +42,8 @@ export class OffThreadProber extends Prober {
   /** Settles when the thread can probe, or is lost. */
   private started: Promise<void> = Promise.resolve();
   private markStarted: () => void = () => {};
+  /** The signing key last given, sent again to a thread started after it. */
+  private signing: SigningIdentity | undefined;
 
   constructor(
     client: GuardedClient,
@@ -55,6 +58,13 @@ export class OffThreadProber extends Prober {
   /** Whether probes go to the thread (false once it is lost or closed). */
   usesThread(): boolean {
     return !this.broken;
+  }
+
+  /** The thread signs with it too (the key crosses in a message, never through the environment). */
+  override useSigningIdentity(identity: SigningIdentity | undefined): void {
+    super.useSigningIdentity(identity);
+    this.signing = identity;
+    this.send({ type: 'sign', identity });
   }
 
   private send(message: ToThread): void {
@@ -80,6 +90,7 @@ export class OffThreadProber extends Prober {
     });
     worker.unref();
     worker.on('message', (m: FromThread) => this.received(m));
+    if (this.signing) worker.postMessage({ type: 'sign', identity: this.signing } satisfies ToThread);
     worker.on('error', (err) => this.lose(worker, err));
     worker.on('exit', (code) => this.lose(worker, new Error(`the probe thread exited (code ${code})`)));
     this.worker = worker;

@@ -94,6 +94,7 @@ port.on('message', (m: ToThread) => {
   else if (m.type === 'liveness') void liveness(m.id, m.url, m.kind, m.admit);
   else if (m.type === 'check') void check(m.id, m.url, m.transport);
   else if (m.type === 'abort') running.get(m.id)?.abort();
+  else if (m.type === 'sign') prober.useSigningIdentity(m.identity);
   else if (m.type === 'answer') {
     asked.get(m.question)?.(m.owner, m.failed);
     asked.delete(m.question);

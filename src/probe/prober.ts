@@ -2,6 +2,7 @@
 // card or an MCP server), proves it with a real protocol exchange through the guarded client,
 // runs the clean checks and scores it. It writes nothing: callers decide what to store.
 import { type Fetcher, type GuardedClient, OutboundError, type OutboundReason, withSignal } from '../platform/net/guarded-client.ts';
+import { webBotAuthSigner, type SigningIdentity } from '../platform/net/web-bot-auth.ts';
 import { looksLikeCard, parseAgentCard, type AgentCard } from './agent-card.ts';
 import { a2aHandshake } from './a2a-handshake.ts';
 import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from './mcp-handshake.ts';
@@ -170,6 +171,14 @@ export class Prober {
    */
   check(row: RemoteToCheck, options: Pick<ProbeOptions, 'admit'> = {}): Promise<CheckFindings | undefined> {
     return checkRemote(this.outbound(undefined, options.admit), row);
+  }
+
+  /**
+   * Signs every request of this prober's client from now on (Web Bot Auth), or none: the assembly
+   * hands the service's current key here at start and after it changes.
+   */
+  useSigningIdentity(identity: SigningIdentity | undefined): void {
+    this.client.setRequestSigner(identity ? webBotAuthSigner(identity) : undefined);
   }
 
   /** Ready to probe (a prober with a thread of its own starts it; this one has nothing to start). */

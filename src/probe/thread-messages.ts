@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Liveness, ProbePhase, ProbeReport } from './prober.ts';
 import type { CheckFindings } from '../catalog/checks-store.ts';
+import type { SigningIdentity } from '../platform/net/web-bot-auth.ts';
 
 /** What the thread builds its prober from (its workerData). */
 export interface ThreadSetup {
@@ -18,6 +19,7 @@ export type ToThread =
   | { type: 'liveness'; id: number; url: string; kind: 'agent' | 'mcp'; admit: boolean }
   | { type: 'check'; id: number; url: string; transport: string }
   | { type: 'abort'; id: number }
+  | { type: 'sign'; identity: SigningIdentity | undefined }
   | { type: 'answer'; question: number; owner: string | undefined; failed?: string }
   | { type: 'admitted'; question: number; refused?: string };
 

@@ -2,12 +2,14 @@
 // to a URL a stranger supplied goes through here: http(s) only, allowed ports, literal and
 // resolved addresses checked before dialing and the connected address checked again, redirects
 // followed by hand and re-validated, connect/total time limits, a body cap, a per-host
-// concurrency cap and an honest User-Agent. Node's global fetch is never used for this.
+// concurrency cap and an honest User-Agent (and, when set, a Web Bot Auth signature on every request
+// and every redirect hop, web-bot-auth.ts). Node's global fetch is never used for this.
 import { Agent, buildConnector, request } from 'undici';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { refusal, type AddressPolicy } from './address-policy.ts';
 import { hostKey } from './host-key.ts';
+import type { RequestSigner } from './web-bot-auth.ts';
 
 export type OutboundReason = 'invalid_url' | 'blocked_address' | 'unreachable' | 'timeout' | 'too_large' | 'redirect_loop' | 'downgrade_redirect' | 'host_budget';
 
@@ -48,6 +50,8 @@ export interface GuardedClientOptions {
   onDial?: (address: string, port: number) => void;
   /** Certificate authorities to trust instead of the system's (a test's self-signed loopback server). */
   ca?: string;
+  /** Signs each request (setRequestSigner changes it later, after a key rotation). */
+  signer?: RequestSigner;
 }
 
 export interface OutboundRequest {
@@ -157,8 +161,10 @@ export class GuardedClient {
   private readonly userAgent: string;
   private readonly gate: HostGate;
   private readonly agent: Agent;
+  private signer: RequestSigner | undefined;
 
   constructor(options: GuardedClientOptions) {
+    this.signer = options.signer;
     this.policy = options.policy;
     this.resolver = options.resolver ?? systemResolver;
     this.totalTimeoutMs = options.totalTimeoutMs ?? 10_000;
@@ -222,6 +228,11 @@ export class GuardedClient {
         })().catch((err) => callback(err, null));
       },
     });
+  }
+
+  /** Signs every request from now on with this signer, or none (undefined). */
+  setRequestSigner(signer: RequestSigner | undefined): void {
+    this.signer = signer;
   }
 
   /** Checks a URL before any byte is sent: scheme, credentials, port and literal address. */
@@ -296,7 +307,8 @@ export class GuardedClient {
     try {
       const res = await request(url, {
         method: method as 'GET',
-        headers: { 'user-agent': this.userAgent, ...headers },
+        // The signature is made last, for this hop's authority: a caller's headers never replace it.
+        headers: { 'user-agent': this.userAgent, ...headers, ...this.signer?.(url, method) },
         body,
         dispatcher: this.agent,
         signal,
