@@ -322,6 +322,10 @@ test('/openapi.json is a valid OpenAPI 3.1 document that describes the REST rout
   assert.equal(doc.info.version, '1.9.0');
   for (const r of restRoutes) assert.ok(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`);
   for (const path of Object.keys(EXPECTED)) assert.ok(doc.paths[path]?.get?.responses['304'], path);
+  // An MCP Server Card answers in its own media type when Accept names it.
+  for (const path of ['/api/mcp/server-card', '/api/mcp/owner/server-card', '/.well-known/mcp/server-card']) {
+    assert.deepEqual(Object.keys(doc.paths[path].get.responses['200'].content), ['application/json; charset=utf-8', 'application/mcp-server-card+json'], path);
+  }
   for (const status of ['405', '409', '431']) assert.ok(Object.values(doc.paths).some((p: any) => Object.values(p).some((op: any) => op.responses?.[status])), status);
 });
 

@@ -130,7 +130,7 @@ function specs(): Spec[] {
     text(P.aiTxt, 'ai.txt: how AI agents may use this service', aiTxt),
     text(P.robotsAgent, 'robots-agent.txt: what agents and crawlers may fetch, and how fast', robotsAgentTxt),
   ];
-  const described = all.flatMap((s) => s.paths.map((path) => ({ path, summary: s.summary, contentType: s.contentType })));
+  const described = all.flatMap((s) => s.paths.map((path) => ({ path, summary: s.summary, contentType: s.contentType, ...(s.variant?.contentType ? { acceptedType: s.variant.contentType } : {}) })));
   const openapi = json([P.openapi], 'OpenAPI 3.1 description of the REST API', (m) =>
     openApiDocument(m.base, [...described, { path: P.openapi, summary: 'OpenAPI 3.1 description of the REST API', contentType: JSON_TYPE }], m.routeTable),
   );
