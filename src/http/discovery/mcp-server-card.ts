@@ -1,4 +1,4 @@
-// The MCP Server Card (SEP-2127; its schema and docs/discovery.md in
+// The MCP Server Card (SEP-2127; the schema and the discovery text of
 // modelcontextprotocol/experimental-ext-server-card at commit
 // 8924e08682b4a936e6464b57845ec2ff17dc8776): identity, transport and protocol versions only - no
 // tools, resources, prompts or capabilities, which a client lists once connected. One card per MCP
