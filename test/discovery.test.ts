@@ -55,6 +55,15 @@ const EXPECTED: Record<string, 'json' | 'text'> = {
   '/api/mcp/server-card': 'json',
   '/mcp/server-card': 'json',
   '/api/protocol/server-card': 'json',
+  '/api/a2a/server-card': 'json',
+  '/api/mcp/registry/server-card': 'json',
+  '/api/mcp/funnel/server-card': 'json',
+  '/api/mcp/value/server-card': 'json',
+  '/api/mcp/network/server-card': 'json',
+  '/api/mcp/collab/server-card': 'json',
+  '/api/mcp/economics/server-card': 'json',
+  '/api/mcp/identity/server-card': 'json',
+  '/api/mcp/owner/server-card': 'json',
   '/api/mcp-registry/server.json': 'json',
   '/skill.json': 'json',
   '/discovery.json': 'json',
@@ -76,7 +85,7 @@ const fetchJson = async (path: string): Promise<any> => JSON.parse((await fetchT
 const toolNames = () => buildToolList(operations).list.map((t) => t.name);
 
 test('every document answers 200 with its content type, CORS, an ETag, public caching, and 304 on If-None-Match', async () => {
-  assert.deepEqual([...discoveryPaths(MCP_PATHS)].sort(), Object.keys(EXPECTED).sort(), 'the code serves exactly the documents named here');
+  assert.deepEqual([...discoveryPaths()].sort(), Object.keys(EXPECTED).sort(), 'the code serves exactly the documents named here');
   for (const [path, kind] of Object.entries(EXPECTED)) {
     const { res, text } = await fetchText(path);
     assert.equal(res.status, 200, path);
@@ -230,7 +239,7 @@ test('the agent card: the A2A SDK fetches it over HTTP and builds a JSON-RPC cli
   assert.equal(ours03.card.endpoint, endpoint);
 });
 
-test('the server card: three remotes, the four protocol versions, the catalog tools; the same at every path and from serverCard()', async () => {
+test('the server card: three remotes, the four protocol versions, the catalog tools; the same from serverCard()', async () => {
   const card = await fetchJson('/.well-known/mcp/server-card.json');
   const b = app.config.publicBaseUrl;
   assert.equal(card.schema_version, '2026-07-28');
@@ -247,7 +256,8 @@ test('the server card: three remotes, the four protocol versions, the catalog to
   for (const k of ['name', 'title', 'description', 'website_url', 'documentation_url']) assert.equal(typeof card[k], 'string', k);
   assert.deepEqual(card.tools, toolNames());
   assert.deepEqual(card, serverCard(app.config, toolNames()), 'the exported builder makes the served card');
-  for (const p of MCP_PATHS) assert.deepEqual(await fetchJson(`${p}/server-card`), card, p);
+  // `<endpoint>/server-card` is the MCP Server Card's reserved place (interop-cards.test.ts), not SPEC's card.
+  for (const p of MCP_PATHS) assert.notDeepEqual(await fetchJson(`${p}/server-card`), card, p);
 
   const pointer = await fetchJson('/.well-known/mcp.json');
   assert.equal(pointer.endpoint, `${b}/api/mcp`);
@@ -312,6 +322,10 @@ test('/openapi.json is a valid OpenAPI 3.1 document that describes the REST rout
   assert.equal(doc.info.version, '1.9.0');
   for (const r of restRoutes) assert.ok(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`);
   for (const path of Object.keys(EXPECTED)) assert.ok(doc.paths[path]?.get?.responses['304'], path);
+  // An MCP Server Card answers in its own media type when Accept names it.
+  for (const path of ['/api/mcp/server-card', '/api/mcp/owner/server-card', '/.well-known/mcp/server-card']) {
+    assert.deepEqual(Object.keys(doc.paths[path].get.responses['200'].content), ['application/json; charset=utf-8', 'application/mcp-server-card+json'], path);
+  }
   for (const status of ['405', '409', '431']) assert.ok(Object.values(doc.paths).some((p: any) => Object.values(p).some((op: any) => op.responses?.[status])), status);
 });
 
@@ -411,7 +425,6 @@ test('generation: a tool and a route that only this test adds appear in every do
   });
   assert.ok(discovery.rest.routes.some((r: { path: string }) => r.path === '/api/zz-needle'));
   assert.ok(json('/.well-known/mcp/server-card.json').tools.includes('zz_needle_tool'));
-  assert.ok(json('/api/mcp/server-card').tools.includes('zz_needle_tool'));
   assert.equal(json('/.well-known/mcp.json').tools_count, toolNames().length + 1);
   assert.ok(json('/.well-known/ard.json').entries.some((e: { capabilities: string[] }) => e.capabilities.includes('zz_needle_tool')));
   assert.ok(json('/openapi.json').paths['/api/zz-needle'].get);

@@ -1,8 +1,8 @@
 // The cards outside clients parse strictly, checked on what the server really answers:
-// - the MCP server card in the server-card draft's shape (SEP-2127) at /.well-known/mcp/server-card
-//   and one per toolset: valid against the draft's facts, a reverse-DNS name from PUBLIC_BASE_URL,
-//   and every remote it lists initializes with the official MCP SDK client and lists the tools the
-//   card lists;
+// - the MCP Server Card (SEP-2127) at every MCP endpoint's reserved `<endpoint>/server-card` and at
+//   /.well-known/mcp/server-card[/<toolset>]: valid against the vendored schema
+//   (fixtures/mcp-server-card/), in its own media type when asked, its version the serverInfo version
+//   the official MCP SDK client sees at every remote it lists, and listed in the AI Catalog;
 // - the A2A agent card: with A2A-Version 1.0 only v1.0 fields (a strict v1 parser reads it), without
 //   the header the v0.3 card, and the @a2a-js/sdk client works on both versions.
 import { test, before, after } from 'node:test';
@@ -17,7 +17,8 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { startApp, engine, type TestApp } from './helpers/app.ts';
 import { freePort } from './peers/mcp-servers.ts';
-import { a2aV03RequiredFields, a2aV1AgentCardFacts, DRAFT_SCHEMA_URL, draftServerCardFacts } from './fixtures/interop-card-facts.ts';
+import { a2aV03RequiredFields, a2aV1AgentCardFacts } from './fixtures/interop-card-facts.ts';
+import serverCardSchema from './fixtures/mcp-server-card/schema.json' with { type: 'json' };
 import { TOOLSET_NAMES } from '../src/http/mcp-toolsets.ts';
 
 let app: TestApp;
@@ -25,7 +26,11 @@ let base: string;
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats.default(ajv);
-const validDraftCard = ajv.compile<any>(draftServerCardFacts);
+// The vendored schema has no root and no $id: it is added under the URL cards name in `$schema`,
+// and a card is checked against its ServerCard definition.
+const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+ajv.addSchema({ ...serverCardSchema, $id: SERVER_CARD_SCHEMA_URL });
+const validServerCard = ajv.compile<any>({ $ref: `${SERVER_CARD_SCHEMA_URL}#/$defs/ServerCard` });
 const validV1Card = ajv.compile<any>(a2aV1AgentCardFacts);
 
 before(async () => {
@@ -37,61 +42,110 @@ before(async () => {
 });
 after(() => app.close());
 
-const DRAFT_PATHS = ['/.well-known/mcp/server-card', ...TOOLSET_NAMES.map((t) => `/.well-known/mcp/server-card/${t}`)];
+/** Every MCP endpoint (the whole server's four, each toolset's) and the well-known place of its card. */
+const CARDS: { endpoints: string[]; wellKnown: string }[] = [
+  { endpoints: ['/api/mcp', '/mcp', '/api/protocol', '/api/a2a'], wellKnown: '/.well-known/mcp/server-card' },
+  ...TOOLSET_NAMES.map((t) => ({ endpoints: [`/api/mcp/${t}`], wellKnown: `/.well-known/mcp/server-card/${t}` })),
+];
+const CARD_TYPE = 'application/mcp-server-card+json';
+/** Fields the schema had before 8924e08 and no longer defines (its ServerCard is open, so ajv alone lets them through). */
+const REMOVED = ['tools', 'resources', 'prompts', 'capabilities', 'requires'];
 
-test(`the draft server cards are valid to the draft, and every remote they list initializes with the MCP SDK client and lists the card's tools (${engine})`, async () => {
-  for (const path of DRAFT_PATHS) {
-    const res = await fetch(`${base}${path}`);
-    assert.equal(res.status, 200, path);
-    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8', path);
-    assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
-    assert.match(res.headers.get('access-control-allow-methods') ?? '', /\bGET\b/, path);
-    assert.match(res.headers.get('access-control-allow-headers') ?? '', /\bContent-Type\b/, path);
-    const card = await res.json();
-    assert.ok(validDraftCard(card), `${path}: ${JSON.stringify(validDraftCard.errors)}`);
-    assert.equal(card.$schema, DRAFT_SCHEMA_URL);
-    assert.ok(card.remotes.length >= 1, path);
+async function getCard(path: string, accept?: string) {
+  const res = await fetch(`${base}${path}`, { headers: accept ? { accept } : {} });
+  assert.equal(res.status, 200, path);
+  return { res, card: await res.json() };
+}
+
+test(`every MCP endpoint's <endpoint>/server-card is a Server Card valid to the current schema, the same at /.well-known/mcp/server-card[/<toolset>] (${engine})`, async () => {
+  const names = new Set<string>();
+  for (const { endpoints, wellKnown } of CARDS) {
+    const { card } = await getCard(`${endpoints[0]}/server-card`, CARD_TYPE);
+    assert.ok(validServerCard(card), `${endpoints[0]}/server-card: ${JSON.stringify(validServerCard.errors)}`);
+    assert.equal(card.$schema, SERVER_CARD_SCHEMA_URL);
+    for (const field of REMOVED) assert.ok(!(field in card), `${endpoints[0]}/server-card: no ${field}`);
+    for (const remote of card.remotes) assert.ok(!('authentication' in remote), `${remote.url}: no authentication`);
+    // The card lists every endpoint it is served under, and only those.
+    assert.deepEqual(card.remotes.map((r: { url: string }) => r.url), endpoints.map((e) => `${base}${e}`));
+    for (const path of [...endpoints.map((e) => `${e}/server-card`), wellKnown]) assert.deepEqual((await getCard(path)).card, card, path);
+    names.add(card.name);
+  }
+  assert.equal(names.size, CARDS.length, 'each card names its own server');
+});
+
+test(`the card answers in its own media type when Accept names it, JSON otherwise, each form with its own ETag (${engine})`, async () => {
+  for (const { endpoints, wellKnown } of CARDS) {
+    for (const path of [`${endpoints[0]}/server-card`, wellKnown]) {
+      const typed = await getCard(path, CARD_TYPE);
+      assert.equal(typed.res.headers.get('content-type'), CARD_TYPE, path);
+      assert.match(typed.res.headers.get('vary') ?? '', /\baccept\b/i, `${path}: caches keep the two forms apart`);
+      assert.equal((await getCard(path, `application/json;q=0.5, ${CARD_TYPE}`)).res.headers.get('content-type'), CARD_TYPE, path);
+      for (const accept of [undefined, 'application/json', '*/*', `${CARD_TYPE};q=0, application/json`]) {
+        const plain = await getCard(path, accept);
+        assert.equal(plain.res.headers.get('content-type'), 'application/json; charset=utf-8', `${path} Accept: ${accept}`);
+        assert.deepEqual(plain.card, typed.card, path);
+        assert.notEqual(plain.res.headers.get('etag'), typed.res.headers.get('etag'), `${path}: one ETag per representation`);
+      }
+      const again = await fetch(`${base}${path}`, { headers: { accept: CARD_TYPE, 'if-none-match': typed.res.headers.get('etag')! } });
+      assert.equal(again.status, 304, path);
+    }
+  }
+});
+
+test(`each card's version and title are what an MCP SDK client sees in serverInfo at every endpoint the card lists; the version initialize agrees is one it lists (${engine})`, async () => {
+  for (const { endpoints } of CARDS) {
+    const { card } = await getCard(`${endpoints[0]}/server-card`);
     for (const remote of card.remotes) {
-      assert.equal(remote.type, 'streamable-http', path);
-      assert.notEqual(new URL(remote.url).pathname, '/api/a2a', `${path}: only MCP endpoints`);
-      const client = new Client({ name: 'draft-card-test', version: '1.0.0' });
+      assert.equal(remote.type, 'streamable-http');
+      const client = new Client({ name: 'server-card-test', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(remote.url));
       await client.connect(transport);
       try {
-        assert.ok(remote.supportedProtocolVersions.includes(transport.protocolVersion), `${remote.url}: the version initialize agreed (${transport.protocolVersion}) is one the card lists`);
-        assert.deepEqual(client.getServerCapabilities(), card.capabilities, `${remote.url}: the capabilities initialize answers`);
-        const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name), card.tools.map((t: { name: string }) => t.name), `${remote.url}: the card lists the tools the remote serves`);
-        assert.deepEqual(tools.find((t) => t.name === 'find_tools')?.inputSchema, card.tools.find((t: { name: string }) => t.name === 'find_tools').inputSchema);
+        const info = client.getServerVersion();
+        assert.equal(card.version, info?.version, `${remote.url}: the card's version is serverInfo's`);
+        assert.equal(card.title, info?.title, `${remote.url}: the card's title is serverInfo's`);
+        assert.ok(remote.supportedProtocolVersions.includes(transport.protocolVersion), `${remote.url}: ${transport.protocolVersion} is listed`);
       } finally {
         await client.close();
       }
     }
   }
-  const whole = await (await fetch(`${base}/.well-known/mcp/server-card`)).json();
-  assert.deepEqual(whole.remotes.map((r: { url: string }) => r.url), [`${base}/api/mcp`, `${base}/mcp`, `${base}/api/protocol`]);
-  assert.equal(whole.name, '127.0.0.1/rollcall', 'an IP address has no reverse-DNS form and stays as it is');
-  const registry = await (await fetch(`${base}/.well-known/mcp/server-card/registry`)).json();
-  assert.deepEqual(registry.remotes.map((r: { url: string }) => r.url), [`${base}/api/mcp/registry`]);
 });
 
-test(`the draft card's name is PUBLIC_BASE_URL's host in reverse-DNS form; its preflight allows GET (${engine})`, async () => {
+test(`the AI Catalog lists every Server Card at its reserved place, with the card's version (${engine})`, async () => {
+  const catalog = await (await fetch(`${base}/.well-known/ai-catalog.json`)).json();
+  const entries = catalog.entries.filter((e: { type: string }) => e.type === CARD_TYPE);
+  assert.deepEqual(
+    entries.map((e: { url: string }) => e.url),
+    CARDS.map((c) => `${base}${c.endpoints[0]}/server-card`),
+  );
+  for (const entry of entries) {
+    const { card } = await getCard(new URL(entry.url).pathname, CARD_TYPE);
+    assert.ok(validServerCard(card), entry.url);
+    assert.equal(entry.version, card.version, `${entry.url}: the entry's version is the card's`);
+  }
+});
+
+test(`the card's name is PUBLIC_BASE_URL's host in reverse-DNS form; its preflight allows GET and Accept (${engine})`, async () => {
+  const whole = (await getCard('/api/mcp/server-card')).card;
+  assert.equal(whole.name, '127.0.0.1/rollcall', 'an IP address has no reverse-DNS form and stays as it is');
   const named = await startApp({ joinStore: app.store, env: { PUBLIC_BASE_URL: 'https://registry.rollcall.example:8443' } });
   try {
-    const card = JSON.parse((await named.http.inject({ method: 'GET', url: '/.well-known/mcp/server-card' })).body);
+    const card = JSON.parse((await named.http.inject({ method: 'GET', url: '/api/mcp/server-card' })).body);
     assert.equal(card.name, 'example.rollcall.registry/rollcall');
     assert.equal(card.remotes[0].url, 'https://registry.rollcall.example:8443/api/mcp');
-    const collab = JSON.parse((await named.http.inject({ method: 'GET', url: '/.well-known/mcp/server-card/collab' })).body);
+    const collab = JSON.parse((await named.http.inject({ method: 'GET', url: '/api/mcp/collab/server-card' })).body);
     assert.equal(collab.name, 'example.rollcall.registry/rollcall-collab');
-    assert.ok(validDraftCard(collab), JSON.stringify(validDraftCard.errors));
+    assert.ok(validServerCard(collab), JSON.stringify(validServerCard.errors));
   } finally {
     await named.close();
   }
-  const pre = await fetch(`${base}/.well-known/mcp/server-card`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'content-type' } });
+  const pre = await fetch(`${base}/api/mcp/server-card`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'accept' } });
   assert.equal(pre.status, 204);
   assert.equal(pre.headers.get('access-control-allow-origin'), '*');
   assert.match(pre.headers.get('access-control-allow-methods') ?? '', /\bGET\b/);
   assert.match(pre.headers.get('access-control-allow-headers') ?? '', /\bContent-Type\b/);
+  assert.match(pre.headers.get('access-control-allow-headers') ?? '', /\bAccept\b/);
 });
 
 test(`the agent card: v1.0 fields only for A2A-Version 1.0, the v0.3 card without the header, each with its own ETag (${engine})`, async () => {

@@ -89,7 +89,7 @@ function acceptMode(accept: string | undefined): ReturnType<typeof responseMode>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /**
- * What initialize answers as the server's capabilities (the draft server card states the same).
+ * What initialize answers as the server's capabilities (a Server Card does not carry them: a client learns them here).
  * Tools are the product; prompts and resources are declared so their (empty) lists are honoured.
  */
 export const CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } };

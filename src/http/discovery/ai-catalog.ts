@@ -1,12 +1,15 @@
 // The ARD manifest (Agentic Resource Discovery v0.91) served at /.well-known/ard.json and at the
 // predecessor path /.well-known/ai-catalog.json: one entry per surface that exists today (the MCP
-// endpoint's server card, the agent card, the REST API's OpenAPI description), each with a
+// Server Card of the whole server and of each toolset endpoint, at its reserved
+// `<endpoint>/server-card`, with the card's version; the agent card; the REST API's OpenAPI), each with a
 // domain-anchored `urn:air:<host>:<kind>:<id>` identifier and 2-5 representative queries drawn
 // from the operations it serves.
 import type { DiscoveryModel } from './model.ts';
 import { agentSkills } from './agent-card.ts';
 import { CARD_VERSION, OPENAPI_VERSION } from './paths.ts';
 import { SERVER_DESCRIPTION } from './server-card.ts';
+import { cardPaths, mcpServerCard, SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.ts';
+import { TOOLSET_NAMES, TOOLSETS } from '../mcp-toolsets.ts';
 
 export const ARD_SPEC_VERSION = '0.91';
 
@@ -53,18 +56,35 @@ export function aiCatalogDocument(model: DiscoveryModel) {
   const skills = agentSkills(model);
   const toolOps = [...new Set(model.tools.map((t) => t.operation))];
   const routeOps = [...new Set(model.routes.map((r) => r.operation))];
+  const wholeCard = mcpServerCard(model);
   const entries: Entry[] = [
     {
       identifier: urn('mcp', 'rollcall'),
       displayName: 'Rollcall MCP server',
-      type: 'application/mcp-server-card+json',
-      url: model.docs.serverCard,
+      type: SERVER_CARD_MEDIA_TYPE,
+      url: model.url(cardPaths()[0]!),
       description: `${SERVER_DESCRIPTION} MCP over streamable HTTP at ${model.mcp.endpoint}.`,
-      version: model.mcp.serverVersion,
+      version: wholeCard.version,
       tags: ['mcp', 'registry', 'discovery'],
       capabilities: model.tools.map((t) => t.name),
       representativeQueries: representativeQueries(toolOps),
     },
+    // One entry per toolset endpoint, each pointing at that endpoint's own card.
+    ...TOOLSET_NAMES.map((toolset) => {
+      const card = mcpServerCard(model, toolset);
+      const names = [...TOOLSETS[toolset]];
+      return {
+        identifier: urn('mcp', `rollcall-${toolset}`),
+        displayName: card.title,
+        type: SERVER_CARD_MEDIA_TYPE,
+        url: model.url(cardPaths(toolset)[0]!),
+        description: card.description,
+        version: card.version,
+        tags: ['mcp', 'toolset', toolset],
+        capabilities: names.filter((n) => model.hasTool(n)),
+        representativeQueries: representativeQueries(names),
+      };
+    }),
     {
       identifier: urn('agent', 'rollcall'),
       displayName: 'Rollcall agent',

@@ -13,14 +13,14 @@ import { matchesEtag } from '../response-cache.ts';
 import type { RestRoute } from '../rest.ts';
 import { agentCardDocument, compatAgentCardDocument, type AgentCard } from './agent-card.ts';
 import { resolveVersion } from '../a2a/info.ts';
-import { TOOLSET_NAMES } from '../mcp-toolsets.ts';
+import { TOOLSET_NAMES, type ToolsetName } from '../mcp-toolsets.ts';
 import { aiCatalogDocument } from './ai-catalog.ts';
 import { agentMapDocument, discoveryDocument, mcpJsonDocument, serverJsonDocument, type IdentityExtras } from './maps.ts';
 import { buildModel, type DiscoveryModel } from './model.ts';
 import { openApiDocument } from './openapi.ts';
-import { DOCUMENT_PATHS, SERVER_CARD_SUFFIX } from './paths.ts';
+import { DOCUMENT_PATHS } from './paths.ts';
 import { serverCard } from './server-card.ts';
-import { draftServerCard, DRAFT_SERVER_CARD_PATH } from './draft-server-card.ts';
+import { allCardPaths, cardPaths, mcpServerCard, SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.ts';
 import { quickstartDocument, skillDocument } from './steps.ts';
 import { aiTxt, llmsFullTxt, llmsTxt, robotsAgentTxt } from './text.ts';
 
@@ -56,6 +56,8 @@ interface Variant {
   header: string;
   chosen: (value: string | string[] | undefined) => boolean;
   build: Build;
+  /** Its own Content-Type (default: the document's). */
+  contentType?: string;
 }
 
 interface Spec {
@@ -74,7 +76,7 @@ interface Bytes {
 export interface BuiltDocument extends Bytes {
   paths: string[];
   contentType: string;
-  variant?: Bytes & Pick<Variant, 'header' | 'chosen'>;
+  variant?: Bytes & Pick<Variant, 'header' | 'chosen'> & { contentType: string };
 }
 
 /** A v1 client's card request: A2A-Version 1.0 (or 1, 1.0.x); no header is the A2A default, 0.3. */
@@ -84,15 +86,30 @@ function asksForV1(value: string | string[] | undefined): boolean {
   return 'version' in version && version.version === '1.0';
 }
 
+/** An Accept that names the server card's media type with a non-zero weight (a wildcard alone gets JSON). */
+export function acceptsCardType(value: string | string[] | undefined): boolean {
+  const ranges = (Array.isArray(value) ? value.join(',') : (value ?? '')).split(',');
+  return ranges.some((range) => {
+    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return type === SERVER_CARD_MEDIA_TYPE && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
 /** The card with its signatures, when the identity module signs cards (each form is signed as served). */
 async function signed<T extends AgentCard>(card: T, x: Resolved): Promise<T> {
   return x.signAgentCard ? { ...card, signatures: await x.signAgentCard(card) } : card;
 }
 
-function specs(model: DiscoveryModel): Spec[] {
+function specs(): Spec[] {
   const P = DOCUMENT_PATHS;
   const json = (paths: string[], summary: string, build: Spec['build']): Spec => ({ paths, summary, contentType: JSON_TYPE, build });
   const text = (path: string, summary: string, build: (m: DiscoveryModel) => string): Spec => ({ paths: [path], summary, contentType: TEXT_TYPE, build });
+  // A server card in JSON, and in its own media type for a client whose Accept names it.
+  const mcpCard = (summary: string, build: Build, toolset?: ToolsetName): Spec => ({
+    ...json(cardPaths(toolset), summary, build),
+    variant: { header: 'accept', chosen: acceptsCardType, build, contentType: SERVER_CARD_MEDIA_TYPE },
+  });
   const all: Spec[] = [
     json([P.aiCatalog, P.ard], 'ARD (Agentic Resource Discovery v0.91) manifest of this service', aiCatalogDocument),
     {
@@ -100,11 +117,9 @@ function specs(model: DiscoveryModel): Spec[] {
       variant: { header: 'a2a-version', chosen: asksForV1, build: (m, x) => signed(agentCardDocument(m), x) },
     },
     json([P.mcpJson], 'Pointer to the MCP endpoint', mcpJsonDocument),
-    json([P.serverCard, ...model.mcp.paths.map((p) => `${p}${SERVER_CARD_SUFFIX}`)], 'MCP server card (SPEC.md 4.2 card)', (m) =>
-      serverCard(m.config, m.tools.map((t) => t.name)),
-    ),
-    json([DRAFT_SERVER_CARD_PATH], 'MCP server card in the shape of the server-card draft (SEP-2127): every tool', (m) => draftServerCard(m)),
-    ...TOOLSET_NAMES.map((t) => json([`${DRAFT_SERVER_CARD_PATH}/${t}`], `MCP server card in the shape of the server-card draft (SEP-2127): the ${t} toolset`, (m) => draftServerCard(m, t))),
+    json([P.serverCard], 'MCP server card (SPEC.md 4.2 card)', (m) => serverCard(m.config, m.tools.map((t) => t.name))),
+    mcpCard('MCP Server Card (SEP-2127) of the whole server', (m) => mcpServerCard(m)),
+    ...TOOLSET_NAMES.map((t) => mcpCard(`MCP Server Card (SEP-2127) of the ${t} toolset`, (m) => mcpServerCard(m, t), t)),
     json([P.mcpRegistryServer], 'This server in the official MCP registry server.json format', serverJsonDocument),
     json([P.skill], 'One-shot skill: list yourself, go Live, claim the founding deal', skillDocument),
     json([P.quickstart], 'Agent quickstart (SPEC.md 4.3)', quickstartDocument),
@@ -115,7 +130,7 @@ function specs(model: DiscoveryModel): Spec[] {
     text(P.aiTxt, 'ai.txt: how AI agents may use this service', aiTxt),
     text(P.robotsAgent, 'robots-agent.txt: what agents and crawlers may fetch, and how fast', robotsAgentTxt),
   ];
-  const described = all.flatMap((s) => s.paths.map((path) => ({ path, summary: s.summary, contentType: s.contentType })));
+  const described = all.flatMap((s) => s.paths.map((path) => ({ path, summary: s.summary, contentType: s.contentType, ...(s.variant?.contentType ? { acceptedType: s.variant.contentType } : {}) })));
   const openapi = json([P.openapi], 'OpenAPI 3.1 description of the REST API', (m) =>
     openApiDocument(m.base, [...described, { path: P.openapi, summary: 'OpenAPI 3.1 description of the REST API', contentType: JSON_TYPE }], m.routeTable),
   );
@@ -138,30 +153,38 @@ function serialize(contentType: string, value: unknown): Bytes {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
 }
 
+/** A variant's bytes and Content-Type; one with its own Content-Type gets its own ETag even when the bytes are the same. */
+function serializeVariant(spec: Spec, variant: Variant, value: unknown): Bytes & { contentType: string } {
+  const contentType = variant.contentType ?? spec.contentType;
+  const bytes = serialize(spec.contentType, value);
+  const etag = contentType === spec.contentType ? bytes.etag : `"${createHash('sha256').update(contentType).update(bytes.body).digest('base64url').slice(0, 32)}"`;
+  return { body: bytes.body, etag, contentType };
+}
+
 /** Every document, serialized; pure apart from the extras' signing, so tests build them from any catalog. */
 export async function buildDiscoveryDocuments(input: BuildInput): Promise<BuiltDocument[]> {
   const model = buildModel(input);
   const extras = input.extras ?? {};
   const resolved: Resolved = { mcpDnsTxt: (await extras.mcpDnsTxt?.()) ?? undefined, signAgentCard: extras.signAgentCard };
   return Promise.all(
-    specs(model).map(async (s) => {
+    specs().map(async (s) => {
       const main = serialize(s.contentType, await s.build(model, resolved));
-      const variant = s.variant && { header: s.variant.header, chosen: s.variant.chosen, ...serialize(s.contentType, await s.variant.build(model, resolved)) };
+      const variant = s.variant && { header: s.variant.header, chosen: s.variant.chosen, ...serializeVariant(s, s.variant, await s.variant.build(model, resolved)) };
       return { paths: s.paths, contentType: s.contentType, ...main, ...(variant ? { variant } : {}) };
     }),
   );
 }
 
-/** Every path this door serves (the server card's MCP aliases and the toolsets' draft cards included). */
-export function discoveryPaths(mcpPaths: readonly string[]): string[] {
-  return [...Object.values(DOCUMENT_PATHS), ...mcpPaths.map((p) => `${p}${SERVER_CARD_SUFFIX}`), ...TOOLSET_NAMES.map((t) => `${DRAFT_SERVER_CARD_PATH}/${t}`)];
+/** Every path this door serves (every MCP Server Card's places included). */
+export function discoveryPaths(): string[] {
+  return [...new Set([...Object.values(DOCUMENT_PATHS), ...allCardPaths()])];
 }
 
 /** What a GET answers: CORS as the MCP server-card draft lists it (If-None-Match too, for revalidation). */
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, If-None-Match, A2A-Version',
+  'access-control-allow-headers': 'Content-Type, If-None-Match, A2A-Version, Accept',
   'access-control-expose-headers': 'ETag',
 };
 
@@ -184,14 +207,14 @@ function formOf(bytes: Bytes, contentType: string, vary: string | undefined): Fo
 
 export function registerDiscovery(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], extras: DiscoveryExtras = {}) {
   const slots = new Map<string, Slot>();
-  for (const s of specs(buildModel({ config: services.config, catalog }))) for (const path of s.paths) slots.set(path, {});
+  for (const s of specs()) for (const path of s.paths) slots.set(path, {});
 
   // Built once, before the first request (the extras may need the database, which is up by now).
   app.addHook('onReady', async () => {
     for (const doc of await buildDiscoveryDocuments({ config: services.config, catalog, extras })) {
       const vary = doc.variant?.header;
       const main = formOf(doc, doc.contentType, vary);
-      const variant = doc.variant && { ...formOf(doc.variant, doc.contentType, vary), header: doc.variant.header, chosen: doc.variant.chosen };
+      const variant = doc.variant && { ...formOf(doc.variant, doc.variant.contentType, vary), header: doc.variant.header, chosen: doc.variant.chosen };
       for (const path of doc.paths) Object.assign(slots.get(path)!, { main, variant });
     }
   });

@@ -83,7 +83,7 @@ export function discoveryDocument(model: DiscoveryModel, extras: IdentityExtras 
       agent_json: d.agentJson,
       mcp_json: d.mcpJson,
       server_card: d.serverCard,
-      server_card_aliases: model.serverCardAliases,
+      mcp_server_cards: model.mcpServerCards,
       mcp_registry_server_json: d.mcpRegistryServer,
       skill: d.skill,
       quickstart: d.quickstart,

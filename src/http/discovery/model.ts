@@ -5,7 +5,8 @@ import type { Config } from '../../config.ts';
 import { inputJsonSchema, type AnyOperation, type ToolAnnotations } from '../../platform/operation.ts';
 import { buildToolList, MCP_PATHS, MCP_SERVER_VERSION } from '../mcp.ts';
 import { restRoutes, type RestRoute } from '../rest.ts';
-import { A2A_PATH, DOCUMENT_PATHS, IDENTITY_PATHS, SERVER_CARD_SUFFIX } from './paths.ts';
+import { A2A_PATH, DOCUMENT_PATHS, IDENTITY_PATHS } from './paths.ts';
+import { allCardPaths } from './mcp-server-card.ts';
 import { airHost } from '../../registry/air.ts';
 
 /** One input field, as the documents describe it. */
@@ -59,7 +60,8 @@ export interface DiscoveryModel {
   url(path: string): string;
   docs: { [K in keyof typeof DOCUMENT_PATHS]: string };
   identity: { [K in keyof typeof IDENTITY_PATHS]: string };
-  serverCardAliases: string[];
+  /** Every MCP Server Card (SEP-2127) URL, the whole server's first (mcp-server-card.ts). */
+  mcpServerCards: string[];
   /** The tool or route that runs an operation, if either exists today. */
   hasTool(name: string): boolean;
   routeOf(operation: string): RouteDoc | undefined;
@@ -185,7 +187,7 @@ export function buildModel(input: ModelInput): DiscoveryModel {
     url,
     docs: mapUrls(DOCUMENT_PATHS),
     identity: mapUrls(IDENTITY_PATHS),
-    serverCardAliases: MCP_PATHS.map((p) => url(`${p}${SERVER_CARD_SUFFIX}`)),
+    mcpServerCards: allCardPaths().map(url),
     hasTool: (name) => toolNames.has(name),
     routeOf: (operation) => routeByOp.get(operation),
     present: (operation) => toolNames.has(operation) || routeByOp.has(operation),

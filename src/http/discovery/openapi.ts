@@ -17,6 +17,8 @@ export interface DocumentPath {
   path: string;
   summary: string;
   contentType: string;
+  /** A second Content-Type, answered when the request's Accept names it (an MCP Server Card's own; OpenAPI ignores an Accept parameter, the content map says it). */
+  acceptedType?: string;
 }
 
 const errorSchema = {
@@ -168,7 +170,10 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
         responses: {
           '200': {
             description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)',
-            content: { [doc.contentType]: { schema: doc.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' } } },
+            content: {
+              [doc.contentType]: { schema: doc.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' } },
+              ...(doc.acceptedType ? { [doc.acceptedType]: { schema: { type: 'object' } } } : {}),
+            },
           },
           '304': { description: 'Not modified: the If-None-Match ETag is current' },
         },

@@ -21,8 +21,8 @@ export const DOCUMENT_PATHS = {
   agentJson: '/.well-known/agent.json',
   mcpJson: '/.well-known/mcp.json',
   serverCard: '/.well-known/mcp/server-card.json',
-  /** The server card in the shape of the MCP server-card draft (draft-server-card.ts). */
-  draftServerCard: '/.well-known/mcp/server-card',
+  /** The MCP Server Card (SEP-2127) of the whole server; a toolset's is under it, `/<toolset>` (mcp-server-card.ts). */
+  mcpServerCard: '/.well-known/mcp/server-card',
   mcpRegistryServer: '/api/mcp-registry/server.json',
   skill: '/skill.json',
   discovery: '/discovery.json',
@@ -35,7 +35,7 @@ export const DOCUMENT_PATHS = {
   quickstart: '/api/products/quickstart',
 } as const;
 
-/** The server card is also served under each MCP path: `<mcp path>/server-card`. */
+/** The MCP Server Card's reserved place under each MCP endpoint: `<endpoint>/server-card`. */
 export const SERVER_CARD_SUFFIX = '/server-card';
 
 /** Signed-identity documents (served by src/identity/); the discovery documents only link to them. */

@@ -1,5 +1,6 @@
 // The MCP server card (SPEC.md 4.2 `card`): served at /.well-known/mcp/server-card.json and
-// `<mcp path>/server-card`, and embedded by the MCP door in its GET info object. Imports no door
+// embedded by the MCP door in its GET info object (the reserved `<endpoint>/server-card` serves the
+// MCP Server Card of SEP-2127, mcp-server-card.ts). Imports no door
 // (the toolsets' table is not one), so the MCP door can import it without an import circle.
 import type { Config } from '../../config.ts';
 import { A2A_PATH, CARD_VERSION } from './paths.ts';
