@@ -284,9 +284,10 @@ test(`run_loop_tick without a kernel spends nothing and points at improve_kernel
   clock.advance(60_000);
   const tick = await t.ok(fb.next_step.tool, fb.next_step.args);
   assert.equal(tick.version, 2);
-  // And the edited tick's next_step gets the evidence for the one after it.
-  assert.equal(tick.next_step.tool, 'leave_feedback');
-  await t.ok(tick.next_step.tool, { ...tick.next_step.args, rating: 3, body: 'Better now, though a few requests still went unanswered.' });
+  // The edited tick points on to partners (mesh_compose); the calls that give the next tick evidence are in evidence_needed.
+  assert.deepEqual([tick.next_step.tool, tick.next_step.needs], ['mesh_compose', ['goal']]);
+  const rate = tick.evidence_needed.find((s: { tool: string }) => s.tool === 'leave_feedback');
+  await t.ok(rate.tool, { ...rate.args, rating: 3, body: 'Better now, though a few requests still went unanswered.' });
   clock.advance(60_000);
   const again = await t.ok('run_loop_tick', { agent_name: 'no-kernel-yet' });
   assert.equal(again.version, 3);
