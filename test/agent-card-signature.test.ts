@@ -128,7 +128,7 @@ test('both forms carry the same signature: it covers the v1 card, which the v0.3
 });
 
 test("Rollcall's canonicalization gives section 8.4.1's own example", async () => {
-  const { canonicalCardJson } = await import('../src/identity/card-canonical.ts');
+  const { canonicalCardJson } = await import('../src/probe/card-canonical.ts');
   const fragment = { name: 'Example Agent', description: '', capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] };
   const expected = '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}';
   assert.equal(canonicalCardJson(fragment), expected);

@@ -1,19 +1,14 @@
 // A2A agent card signatures (A2A 1.0.1 section 8.4): a JWS with a detached payload, where the
-// payload is the card canonicalized by section 8.4.1 (card-canonical.ts: defaults, members outside
+// payload is the card canonicalized by section 8.4.1 (probe/card-canonical.ts: defaults, members outside
 // the v1 schema and `signatures` dropped, then RFC 8785), and the result is an AgentCardSignature
 // `{protected, signature, header?}`. The protected header carries alg, typ "JOSE", kid (the key's
 // RFC 7638 thumbprint, published in our JWKS) and jku (the JWKS URL).
 //
-// Verification accepts a signature over any form a signer in use produces from the same card: the
-// section 8.4.1 form, @a2a-js/sdk's (which also drops empty REQUIRED members, as its
-// `canonicalizeAgentCard` does) and the whole card as served (JCS of every member but
-// `signatures`, what signers of v0.3 cards commonly cover). Each is a signature over the card's
-// own content, so a changed card fails all three.
+// Verification accepts a signature over any form a signer in use produces from the same card
+// (cardPayloadForms: section 8.4.1's, @a2a-js/sdk's, the card as served).
 import type { KeyObject } from 'node:crypto';
-import { canonicalizeAgentCard } from '@a2a-js/sdk';
-import canonicalize from 'canonicalize';
 import { base64url, decodeProtectedHeader, FlattenedSign, flattenedVerify } from 'jose';
-import { canonicalCardJson } from './card-canonical.ts';
+import { canonicalCardJson, cardPayloadForms } from '../probe/card-canonical.ts';
 import { ED25519_ALGS, publicKeyObject, SIGNING_ALG, type Ed25519PublicJwk } from './keys.ts';
 
 /** A2A v1 AgentCardSignature. */
@@ -35,18 +30,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The bytes a card signature covers: the card canonicalized by A2A section 8.4.1. */
 export function cardSigningPayload(card: Record<string, unknown>): Uint8Array {
   return new TextEncoder().encode(canonicalCardJson(card));
-}
-
-/** Every payload a signature over this card may cover (section 8.4.1, the SDK's, the card as served), distinct. */
-function verificationPayloads(card: Record<string, unknown>): string[] {
-  const { signatures: _signatures, ...served } = card;
-  const forms = [canonicalCardJson(card), canonicalize(served)];
-  try {
-    forms.push(canonicalizeAgentCard(card as Parameters<typeof canonicalizeAgentCard>[0]));
-  } catch {
-    // A card the SDK's reader refuses is still checked in the other forms.
-  }
-  return [...new Set(forms.filter((f): f is string => typeof f === 'string'))].map((f) => base64url.encode(new TextEncoder().encode(f)));
 }
 
 /** Signs a card with one key (the runtime's signAgentCard passes the current signing key). */
@@ -74,7 +57,8 @@ export async function verifyCardSignature(
   const key = keys.find((k) => k.kid === header.kid);
   if (!key) return { valid: false, reason: 'unknown_key' };
   const publicKey = publicKeyObject(key);
-  for (const payload of verificationPayloads(card)) {
+  for (const form of cardPayloadForms(card)) {
+    const payload = base64url.encode(new TextEncoder().encode(form));
     try {
       await flattenedVerify({ protected: signature.protected, signature: signature.signature, payload }, publicKey, { algorithms: [...ED25519_ALGS] });
       return { valid: true, kid: key.kid };

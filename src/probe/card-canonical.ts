@@ -9,6 +9,7 @@
 // - `signatures` is left out, and so are members the v1 schema does not define (section 5.7:
 //   unrecognized fields are ignored), such as the v0.3 top-level `url`, `protocolVersion` and
 //   `preferredTransport`: the same projection @a2a-js/sdk's `canonicalizeAgentCard` makes.
+import { canonicalizeAgentCard } from '@a2a-js/sdk';
 import canonicalize from 'canonicalize';
 
 type Kind = 'required' | 'optional' | 'implicit';
@@ -108,4 +109,21 @@ export function canonicalCardJson(card: Record<string, unknown>): string {
   const json = canonicalize(canonicalCardObject(card));
   if (json === undefined) throw new Error('the agent card cannot be serialized as JSON');
   return json;
+}
+
+/**
+ * Every payload a signature over this card may cover, distinct: section 8.4.1's form,
+ * @a2a-js/sdk's (which also drops empty REQUIRED members) and the whole card as served without
+ * `signatures` (what signers of v0.3 cards commonly cover). Each is the card's own content, so a
+ * changed card fails all of them.
+ */
+export function cardPayloadForms(card: Record<string, unknown>): string[] {
+  const { signatures: _signatures, ...served } = card;
+  const forms = [canonicalCardJson(card), canonicalize(served)];
+  try {
+    forms.push(canonicalizeAgentCard(card as Parameters<typeof canonicalizeAgentCard>[0]));
+  } catch {
+    // A card the SDK's reader refuses is still checked in the other forms.
+  }
+  return [...new Set(forms.filter((f): f is string => typeof f === 'string'))];
 }
