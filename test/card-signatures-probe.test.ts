@@ -79,3 +79,17 @@ test('the listing page and the search page show the verdict', async () => {
   const tampered = await app.http.inject({ method: 'GET', url: `/?q=${encodeURIComponent('Tampered Card Courier')}` });
   assert.match(tampered.body, /card signature fails/);
 });
+
+test('probe_clean says whether a card signature holds, and why not', async () => {
+  const call = async (url: string) => {
+    const res = await app.http.inject({ method: 'POST', url: '/api/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe_clean', arguments: { url } } } });
+    return res.json().result.structuredContent;
+  };
+  const valid = await call(peers.get('Signed Valid Courier')!.cardUrl);
+  assert.equal(valid.probe.card_signature, 'valid');
+  const tampered = await call(peers.get('Tampered Card Courier')!.cardUrl);
+  assert.deepEqual([tampered.probe.card_signature, tampered.probe.card_signature_detail], ['invalid', 'the signature does not verify over the card']);
+  const foreign = await call(peers.get('Foreign Key Courier')!.cardUrl);
+  assert.equal(foreign.probe.card_signature, 'invalid');
+  assert.match(foreign.probe.card_signature_detail, /not on the card's origin/);
+});
