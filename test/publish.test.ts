@@ -21,7 +21,7 @@ test('publishing a new MCP URL lists it, queued for its probe, with every listin
   assert.equal(b.name, 'Example MCP');
   assert.equal(b.lane, 'queued', 'Live only after a real probe');
   assert.equal(b.checks_clean, false);
-  assert.deepEqual(b.probe, { ok: false, handshake: 'pending', score: null, probed_at: null, target: 'https://mcp.example.org/mcp', age_hours: null, context_cost: null });
+  assert.deepEqual(b.probe, { ok: false, handshake: 'pending', score: null, probed_at: null, target: 'https://mcp.example.org/mcp', age_hours: null, context_cost: null, card_signature: null });
   assert.equal(b.remote_url, 'https://mcp.example.org/mcp');
   assert.equal(b.agent_card_url, undefined);
   assert.equal(b.category_id, 'other', 'no probe has seen it yet');

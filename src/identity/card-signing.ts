@@ -1,14 +1,14 @@
-// A2A agent card signatures (A2A v1 section 8.4): a JWS with a detached payload, where the payload
-// is the RFC 8785 canonical JSON of the card without its `signatures` member, and the result is an
-// AgentCardSignature `{protected, signature, header?}`. The protected header carries alg, typ
-// "JOSE", kid (the key's RFC 7638 thumbprint, published in our JWKS) and jku (the JWKS URL).
+// A2A agent card signatures (A2A 1.0.1 section 8.4): a JWS with a detached payload, where the
+// payload is the card canonicalized by section 8.4.1 (probe/card-canonical.ts: defaults, members outside
+// the v1 schema and `signatures` dropped, then RFC 8785), and the result is an AgentCardSignature
+// `{protected, signature, header?}`. The protected header carries alg, typ "JOSE", kid (the key's
+// RFC 7638 thumbprint, published in our JWKS) and jku (the JWKS URL).
 //
-// Canonicalization signs the card exactly as it will be served: members present in the JSON are
-// covered, absent ones are not. A2A asks signers to leave out unset optional fields and empty
-// non-required lists; the card's builder decides that by what it puts in the JSON.
+// Verification accepts a signature over any form a signer in use produces from the same card
+// (cardPayloadForms: section 8.4.1's, @a2a-js/sdk's, the card as served).
 import type { KeyObject } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import { base64url, decodeProtectedHeader, FlattenedSign, flattenedVerify } from 'jose';
+import { canonicalCardJson, cardPayloadForms } from '../probe/card-canonical.ts';
 import { ED25519_ALGS, publicKeyObject, SIGNING_ALG, type Ed25519PublicJwk } from './keys.ts';
 
 /** A2A v1 AgentCardSignature. */
@@ -27,12 +27,9 @@ export type CardVerification =
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The bytes a card signature covers: RFC 8785 JSON of the card without `signatures`. */
+/** The bytes a card signature covers: the card canonicalized by A2A section 8.4.1. */
 export function cardSigningPayload(card: Record<string, unknown>): Uint8Array {
-  const { signatures: _signatures, ...rest } = card;
-  const json = canonicalize(rest);
-  if (json === undefined) throw new Error('the agent card cannot be serialized as JSON');
-  return new TextEncoder().encode(json);
+  return new TextEncoder().encode(canonicalCardJson(card));
 }
 
 /** Signs a card with one key (the runtime's signAgentCard passes the current signing key). */
@@ -59,16 +56,17 @@ export async function verifyCardSignature(
   if (typeof header.alg !== 'string' || !ED25519_ALGS.includes(header.alg)) return { valid: false, reason: 'wrong_algorithm' };
   const key = keys.find((k) => k.kid === header.kid);
   if (!key) return { valid: false, reason: 'unknown_key' };
-  try {
-    await flattenedVerify(
-      { protected: signature.protected, signature: signature.signature, payload: base64url.encode(cardSigningPayload(card)) },
-      publicKeyObject(key),
-      { algorithms: [...ED25519_ALGS] },
-    );
-    return { valid: true, kid: key.kid };
-  } catch {
-    return { valid: false, reason: 'bad_signature' };
+  const publicKey = publicKeyObject(key);
+  for (const form of cardPayloadForms(card)) {
+    const payload = base64url.encode(new TextEncoder().encode(form));
+    try {
+      await flattenedVerify({ protected: signature.protected, signature: signature.signature, payload }, publicKey, { algorithms: [...ED25519_ALGS] });
+      return { valid: true, kid: key.kid };
+    } catch {
+      // Not this form; the next one may be what the signer covered.
+    }
   }
+  return { valid: false, reason: 'bad_signature' };
 }
 
 /**

@@ -138,6 +138,7 @@ export function probeState(report: ProbeReport, now: string, previousReport?: st
       breakdown: report.breakdown,
       ...(report.instructions ? { instructions: report.instructions } : {}),
       ...(toolList ? { tool_list: toolList } : {}),
+      ...(report.cardSignature ? { card_signature: report.cardSignature } : {}),
     }),
     checks_clean: report.checks.every((c) => c.pass) ? 1 : 0,
   };

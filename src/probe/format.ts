@@ -12,6 +12,7 @@ export function formatReport(url: string, r: ProbeReport): string {
     `  result     ${r.live ? 'would go Live' : `not Live: ${r.reason} - ${r.detail}`}`,
     ...(r.reason === 'blocked_address' ? [`  hint       ${PRIVATE_HINT}`] : []),
     ...(r.name ? [`  name       ${r.name}`] : []),
+    ...(r.cardSignature ? [`  signature  ${r.cardSignature.status}: ${r.cardSignature.detail}`] : []),
     '  checks',
     ...r.checks.map((c) => `    ${c.pass ? 'pass' : 'FAIL'}  ${c.id.padEnd(18)} ${c.detail}`),
     `  score      ${r.score}/100`,

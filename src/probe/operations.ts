@@ -41,6 +41,9 @@ export function reportBody(ctx: Pick<Ctx, 'config'>, url: string, report: ProbeR
       protocol: report.protocol,
       latency_ms: report.latencyMs,
       probed_at: probedAt,
+      // An agent card's signature: whether it holds and why not (null for an MCP server or a card not read).
+      card_signature: report.cardSignature?.status ?? null,
+      card_signature_detail: report.cardSignature?.detail ?? null,
     },
     name: report.name ?? null,
     capabilities: report.capabilities.map((c) => c.name),

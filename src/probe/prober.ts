@@ -5,6 +5,7 @@ import { type Fetcher, type GuardedClient, OutboundError, type OutboundReason, w
 import { webBotAuthSigner, type SigningIdentity } from '../platform/net/web-bot-auth.ts';
 import { looksLikeCard, parseAgentCard, type AgentCard } from './agent-card.ts';
 import { a2aHandshake } from './a2a-handshake.ts';
+import { checkCardSignature, type CardSignatureCheck } from './card-signature.ts';
 import { mcpHandshake, LEGACY_VERSIONS, MODERN_VERSION, type McpHandshake } from './mcp-handshake.ts';
 import { SSE_VERSION } from './sse-handshake.ts';
 import { scoreProbe, type Capability, type ScoreBreakdown } from './score.ts';
@@ -33,6 +34,8 @@ export interface ProbeReport {
   target: string;
   /** Where the agent card was found (agents only). */
   cardUrl?: string;
+  /** Whether the agent card is signed and its signature holds (agents only; card-signature.ts). */
+  cardSignature?: CardSignatureCheck;
   /** Another listing that already owns this endpoint or card (reason duplicate_of). */
   duplicateOf?: string;
   protocol: string | null;
@@ -57,7 +60,7 @@ export interface ProbeReport {
 }
 
 /** What one probe path observed, before the checks and the score are worked out. */
-type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'protocol' | 'latencyMs' | 'name' | 'otherNames' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities' | 'toolList'> & {
+type Observed = Pick<ProbeReport, 'kind' | 'ok' | 'reason' | 'detail' | 'target' | 'cardUrl' | 'cardSignature' | 'protocol' | 'latencyMs' | 'name' | 'otherNames' | 'description' | 'instructions' | 'version' | 'website' | 'capabilities' | 'toolList'> & {
   parsed: boolean;
   publicMetadata: boolean;
   reached?: boolean;
@@ -94,7 +97,7 @@ export interface ProbeOptions {
   admit?: (host: string) => Promise<void>;
 }
 
-type CardFetch = { card?: AgentCard; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
+type CardFetch = { card?: AgentCard; /** The card as served (its signatures are checked over it). */ doc?: Record<string, unknown>; url: string; invalid?: string[]; error?: OutboundError; json: boolean; auth?: boolean; serverError?: number };
 
 /** The most of an MCP server's instructions a report keeps. */
 const MAX_INSTRUCTIONS = 4000;
@@ -230,7 +233,7 @@ class ProbeRun {
       }
       if (!looksLikeCard(doc)) return { url: res.url, json: true };
       const parsed = parseAgentCard(doc);
-      return parsed.ok ? { url: res.url, json: true, card: parsed.card } : { url: res.url, json: true, invalid: parsed.problems };
+      return parsed.ok ? { url: res.url, json: true, card: parsed.card, doc: doc as Record<string, unknown> } : { url: res.url, json: true, invalid: parsed.problems };
     } catch (err) {
       return { url, json: false, error: err instanceof OutboundError ? err : new OutboundError('unreachable', String(err)) };
     }
@@ -307,20 +310,20 @@ class ProbeRun {
     const hint = options.hint ?? 'mcp';
     const first = await this.fetchCard(url);
     if (first.error && first.error.reason !== 'timeout') return this.failure(url, hint, first.error.reason, first.error.message);
-    if (first.card) return this.agent(url, first.card, first.url, options);
+    if (first.card) return this.agent(url, first, options);
     if (first.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${first.invalid.join('; ')}`);
 
     let wellKnown: CardFetch | undefined;
     if (hint === 'agent') {
       wellKnown = await this.wellKnownCard(url);
-      if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
+      if (wellKnown?.card) return this.agent(url, wellKnown, options);
     }
     const mcp = await this.mcpHandshake(url);
     if (mcp.ok) return this.mcp(url, mcp, options);
     if (mcp.auth) return this.authRequired(url, mcp);
     if (hint === 'mcp') {
       wellKnown = await this.wellKnownCard(url);
-      if (wellKnown?.card) return this.agent(url, wellKnown.card, wellKnown.url, options);
+      if (wellKnown?.card) return this.agent(url, wellKnown, options);
     }
     if (wellKnown?.invalid) return this.failure(url, 'agent', 'invalid_card', `the agent card does not validate: ${wellKnown.invalid.join('; ')}`);
     if (first.auth) return this.failure(url, hint, 'auth_required', 'the URL requires authorization');
@@ -349,9 +352,14 @@ class ProbeRun {
     return { ok: hs.ok, reason, detail: hs.detail ?? 'handshake ok', latencyMs: hs.latencyMs, target: endpoint };
   }
 
-  private async agent(url: string, card: AgentCard, cardUrl: string, options: ProbeOptions): Promise<ProbeReport> {
+  private async agent(url: string, found: CardFetch, options: ProbeOptions): Promise<ProbeReport> {
+    const card = found.card!;
+    const cardUrl = found.url;
+    // Whether the card's signature holds is a fact shown beside the listing, not a check: an
+    // unsigned card (most are) or one whose signature fails can still be Live.
+    const cardSignature = await checkCardSignature(found.doc ?? {}, cardUrl, this.client);
     const capabilities: Capability[] = card.skills.map((s) => ({ name: s.id, title: s.name, description: s.description, params: [], tags: s.tags, ...(s.examples?.length ? { examples: s.examples } : {}) }));
-    const common = { kind: 'agent' as const, cardUrl, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
+    const common = { kind: 'agent' as const, cardUrl, cardSignature, name: card.name, description: card.description, version: card.version, website: card.website ?? card.documentationUrl, capabilities };
     const endpoint = card.endpoint ? resolveEndpoint(card.endpoint, cardUrl) : undefined;
     if (!endpoint) {
       const detail = card.endpoint ? 'the card declares an endpoint that is not a valid URL' : 'the card declares no JSON-RPC interface';
@@ -480,6 +488,7 @@ class ProbeRun {
       handshake: r.ok ? 'ok' : r.reason === 'auth_required' ? 'auth_required' : 'failed',
       target: r.target,
       ...(r.cardUrl ? { cardUrl: r.cardUrl } : {}),
+      ...(r.cardSignature ? { cardSignature: r.cardSignature } : {}),
       ...(taken ? { duplicateOf: taken } : {}),
       protocol: r.protocol,
       latencyMs: r.latencyMs,

@@ -7,6 +7,7 @@ import { DAY_MS } from '../platform/clock.ts';
 import { part, together, write, type Part } from '../platform/db/together.ts';
 import { probeTables as q, type ProbeStateTable, type ProbeTables } from './tables.ts';
 import { contextCost, type ContextCost } from '../catalog/context-cost.ts';
+import type { CardSignatureStatus } from './card-signature.ts';
 
 export type ProbeState = Omit<Selectable<ProbeStateTable>, 'listing_id'>;
 
@@ -22,6 +23,17 @@ export function contextCostOf(report: string | null): ContextCost | null {
   try {
     const list = (JSON.parse(report) as { tool_list?: { count?: unknown; bytes?: unknown; truncated?: unknown } }).tool_list;
     return list && typeof list.count === 'number' && typeof list.bytes === 'number' ? contextCost(list.count, list.bytes, list.truncated === true) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether an agent's card is signed and its signature holds, as its last probe that read the card found; null otherwise. */
+export function cardSignatureOf(report: string | null): CardSignatureStatus | null {
+  if (!report) return null;
+  try {
+    const status = (JSON.parse(report) as { card_signature?: { status?: unknown } }).card_signature?.status;
+    return status === 'valid' || status === 'invalid' || status === 'unsigned' ? status : null;
   } catch {
     return null;
   }

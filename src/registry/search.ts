@@ -45,7 +45,8 @@ interface Hit {
   /** For a query: `weak` when the hit covers less than WEAK_COVERAGE of what was asked (a guess, not an answer). */
   match?: Match;
   why: string[];
-  trust: { rank: number; probe_score: number | null; badge: string } | null;
+  /** `card_signature`: whether an agent's card is signed and its signature holds (null for an MCP server or before a probe read the card). */
+  trust: { rank: number; probe_score: number | null; badge: string; card_signature: 'valid' | 'invalid' | 'unsigned' | null } | null;
   listing_id?: string;
   status_url?: string;
   next_step?: NextStep;
@@ -115,7 +116,7 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
         ...base,
         name: view.name,
         description: view.description.slice(0, SHOWN_DESCRIPTION_CHARS),
-        trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge },
+        trust: { rank: view.rank, probe_score: view.probe.score, badge: view.badge, card_signature: view.probe.card_signature },
         listing_id: view.id,
         health: { status: 'live', remote: true, last_verified: view.probe.probed_at, tools: view.probe.context_cost ? { count: view.probe.context_cost.count, tokens_estimate: view.probe.context_cost.tokens_estimate } : null },
         status_url: statusUrl(ctx, view.id),

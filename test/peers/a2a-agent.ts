@@ -1,10 +1,13 @@
 // A live A2A agent for tests, built with @a2a-js/sdk on plain node:http (loopback only). It
 // serves its card at /.well-known/agent-card.json in the v1.0 shape, or in the v0.3 shape with the
-// SDK's v0.3 JSON-RPC handler, and answers text messages.
+// SDK's v0.3 JSON-RPC handler, and answers text messages. With `signing`, its card carries an A2A
+// signature made by the SDK's `generateAgentCardSignature` with a key it publishes at
+// /.well-known/jwks.json (the signature's `jku`).
 import http from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Role, type AgentCard, type Message } from '@a2a-js/sdk';
+import { generateAgentCardSignature, Role, type AgentCard, type Message } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
@@ -62,6 +65,13 @@ export interface AgentOptions {
   host?: string;
   /** Where it shows a proof of control (claim-spots.ts). */
   claims?: ClaimSpots;
+  /**
+   * Sign the card: `valid`, a signature that holds; `tampered`, the card changed after signing;
+   * `foreign_jku`, a valid signature whose jku is on another origin (`localhost` for its 127.0.0.x).
+   */
+  signing?: 'valid' | 'tampered' | 'foreign_jku';
+  /** The card's name (several peers in one registry need names of their own). */
+  name?: string;
 }
 
 export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPeer> {
@@ -73,7 +83,7 @@ export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPe
   const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
   const endpoint = `${baseUrl}/a2a/jsonrpc`;
   const card: AgentCard = {
-    name: 'Polyglot Translator',
+    name: options.name ?? 'Polyglot Translator',
     description: 'A small agent that translates short texts between European languages.',
     version: '1.2.0',
     supportedInterfaces: [
@@ -111,6 +121,16 @@ export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPe
     if (shape === '0.3') return { ...cardV03, url, capabilities: { ...cardV03.capabilities, extensions: extensions() } };
     return { ...card, capabilities: { ...card.capabilities, extensions: extensions() }, supportedInterfaces: card.supportedInterfaces.map((i) => ({ ...i, url })) };
   };
+  const key = generateKeyPairSync('ed25519');
+  const jwk = { ...key.publicKey.export({ format: 'jwk' }), kid: 'peer-key-1', alg: 'EdDSA', use: 'sig' };
+  const jkuBase = options.signing === 'foreign_jku' ? baseUrl.replace(host, 'localhost') : baseUrl;
+  const sign = generateAgentCardSignature(key.privateKey, { alg: 'EdDSA', typ: 'JOSE', kid: jwk.kid, jku: `${jkuBase}/.well-known/jwks.json` });
+  const served = async (path: string): Promise<unknown> => {
+    const plain = cardAt(path);
+    if (!options.signing) return plain;
+    const signed = await sign(plain as AgentCard);
+    return options.signing === 'tampered' ? { ...signed, description: `${signed.description} Now also books flights.` } : signed;
+  };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ReplyExecutor());
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
@@ -129,7 +149,8 @@ export async function startA2aAgent(options: AgentOptions = {}): Promise<AgentPe
     if (claims && serveClaimFile(claims, req, res)) return;
     // Any /<prefix>/agent-card.json path serves a card whose endpoint is /<prefix>/a2a/jsonrpc, so one
     // peer stands behind many distinct agents (the well-known card's endpoint is /a2a/jsonrpc).
-    if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, cardAt(path));
+    if (req.method === 'GET' && path.endsWith('/agent-card.json')) return send(200, await served(path));
+    if (req.method === 'GET' && path === '/.well-known/jwks.json' && options.signing) return send(200, { keys: [jwk] });
     if (req.method !== 'POST' || !path.endsWith('/a2a/jsonrpc')) return send(404, { error: 'not found' });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);

@@ -34,7 +34,7 @@ export const CACHE_CONTROL = 'public, max-age=300';
 /**
  * What the identity module supplies at integration (every field optional; both are called once,
  * when the app is ready, so they may read the signing keys from the database):
- * - `signAgentCard`: signs the agent card as served (given without `signatures`) and returns its
+ * - `signAgentCard`: signs the agent card (given as served, without `signatures`) and returns its
  *   `signatures` array (A2A v1 AgentCardSignature objects);
  * - `mcpDnsTxt`: the `_mcp` DNS TXT record's text, shown in /discovery.json `identity.dns_txt.value`.
  */
@@ -96,7 +96,7 @@ export function acceptsCardType(value: string | string[] | undefined): boolean {
   });
 }
 
-/** The card with its signatures, when the identity module signs cards (each form is signed as served). */
+/** The card with its signatures, when the identity module signs cards (A2A 8.4.1 covers the v1 members of either form). */
 async function signed<T extends AgentCard>(card: T, x: Resolved): Promise<T> {
   return x.signAgentCard ? { ...card, signatures: await x.signAgentCard(card) } : card;
 }

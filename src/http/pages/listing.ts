@@ -15,7 +15,7 @@ import type { ContextCost } from '../../catalog/context-cost.ts';
 import { chart } from './charts.ts';
 import { html, safeHref, type Html } from './html.ts';
 import { codeBlock, layout, scrollTable, stat, when } from './layout.ts';
-import { catalogHref, contextCostStat, kindWord, lanePill, listingHref, rowsOr, toolsTable } from './parts.ts';
+import { CARD_SIGNATURE_WORDS, catalogHref, contextCostStat, kindWord, lanePill, listingHref, rowsOr, toolsTable } from './parts.ts';
 import { claimSide, nextStepPart } from './next-step.ts';
 import { claimOffer } from './claim.ts';
 import { formToken } from './form-token.ts';
@@ -43,7 +43,7 @@ export async function listingPage(p: PageCtx): Promise<PageResult> {
     claimed: boolean;
     owner_changed?: { at: string; method: string };
     name_withheld?: { name: string; why: string };
-    probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string; context_cost: ContextCost | null };
+    probe: { ok: boolean; handshake: string; score: number | null; probed_at: string | null; target: string; context_cost: ContextCost | null; card_signature: 'valid' | 'invalid' | 'unsigned' | null };
     talk: TalkShown;
     history: { probes: number; uptime_pct: number | null; uptime_24h_pct: number | null; median_latency_ms: number | null };
     next_step: NextStep;
@@ -99,6 +99,7 @@ ${
     ${inCatalog.length ? html`<dt>In the catalog</dt><dd>${inCatalog.slice(0, 3).map((n, i) => html`${i ? ', ' : ''}<a href="${catalogHref(n)}">${n}</a>`)}</dd>` : ''}
     <dt>Owner</dt><dd>${v.claimed ? html`<span class="pill good">claimed</span> its owner proved control` : offer ? html`unclaimed: its owner can <a href="#claim-h">claim it</a>` : html`unclaimed: its owner can claim it with <code>claim_listing</code>`}${v.owner_changed ? html`<br><strong>Owner changed at ${when(v.owner_changed.at)} by ${v.owner_changed.method}</strong>` : ''}</dd>
     ${v.name_withheld ? html`<dt>Name</dt><dd>Its card says <q>${v.name_withheld.name}</q>, which is not shown: ${v.name_withheld.why}</dd>` : ''}
+    ${v.probe.card_signature ? html`<dt>Card signature</dt><dd><span class="pill${v.probe.card_signature === 'valid' ? ' good' : v.probe.card_signature === 'invalid' ? ' bad' : ''}">${CARD_SIGNATURE_WORDS[v.probe.card_signature]}</span></dd>` : ''}
     <dt>Handshake</dt><dd>${v.probe.handshake} ${v.checks_clean ? html`<span class="pill good">checks clean</span>` : html`<span class="pill">checks not clean</span>`}</dd>
     <dt>Last probe</dt><dd>${when(v.probe.probed_at)}</dd>
     ${v.badge_label ? html`<dt>Funnel</dt><dd>${v.badge_label}</dd>` : ''}

@@ -97,8 +97,21 @@ export interface HitLike {
   listing_id?: string;
   /** A catalog hit's server name. */
   server?: string;
-  trust: { probe_score: number | null } | null;
+  trust: { probe_score: number | null; card_signature?: CardSignatureShown } | null;
 }
+
+type CardSignatureShown = 'valid' | 'invalid' | 'unsigned' | null;
+
+/** Words for whether an agent's card is signed and its signature holds (null: not an agent card, or not read yet). */
+export const CARD_SIGNATURE_WORDS: Record<'valid' | 'invalid' | 'unsigned', string> = {
+  valid: 'signed, signature verifies',
+  invalid: 'signed, signature does not verify',
+  unsigned: 'not signed',
+};
+
+/** A pill for a signed card (a valid signature is good news, a failing one a warning); nothing for an unsigned one. */
+export const cardSignaturePill = (status: CardSignatureShown | undefined) =>
+  status === 'valid' ? html`<span class="pill good">signed card</span>` : status === 'invalid' ? html`<span class="pill bad">card signature fails</span>` : '';
 
 /** Where a hit's name links: a Live listing's page, a catalog entry's page. */
 const hitHref = (h: HitLike) => (h.listing_id ? listingHref(h.listing_id) : h.server ? catalogHref(h.server) : undefined);
@@ -107,7 +120,7 @@ export const hitRow = (h: HitLike) => {
   const href = hitHref(h);
   return html`<li><span class="row-main">${href ? html`<a href="${href}">${h.name}</a>` : html`<strong>${h.name}</strong>`} <span class="muted small">${kindWord(h.kind)} · ${
     h.source === 'listing' ? 'Live listing' : 'catalog'
-  }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}</li>`;
+  }</span><br><span class="muted small">${clip(h.description, 160)}</span></span>${h.trust?.probe_score != null ? html`<span class="pill">score ${h.trust.probe_score}</span>` : ''}${cardSignaturePill(h.trust?.card_signature)}</li>`;
 };
 
 /** A server's tools (an agent's skills: `noun` Skill): name, what it does, its parameters; `empty` when there are none to show. */
