@@ -98,3 +98,17 @@ test('a tool stored before input schemas were kept gets its call from its parame
   const v03 = readySkills([{ name: 'summarize', params: [], examples: ['summarize this: hello', 'a second one'] }], 'a2a/0.3', () => ids.shift()!);
   assert.deepEqual(v03.skills[0], { id: 'summarize', name: 'summarize', other_examples: ['a second one'], message: { kind: 'message', messageId: 'm2', role: 'user', parts: [{ kind: 'text', text: 'summarize this: hello' }] } });
 });
+
+test('a hostile schema cannot hold or break the builder: fractional lengths, a self-referencing allOf, a malformed pointer', () => {
+  // A fractional minLength padded nothing and looped forever.
+  const fractional = exampleArguments({ type: 'object', properties: { q: { type: 'string', minLength: 20.5 } }, required: ['q'] });
+  assert.equal([...(fractional.arguments.q as string)].length, 21);
+  // allOf of 20 references to the root grew as 20^depth.
+  const wide = exampleArguments({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], allOf: Array.from({ length: 20 }, () => ({ $ref: '#' })) });
+  assert.ok(wide.needs.length === 0 || wide.needs.includes('(arguments)'), JSON.stringify(wide));
+  const nested = exampleArguments({ type: 'object', properties: { x: { anyOf: Array.from({ length: 20 }, () => ({ $ref: '#' })) } }, required: ['x'] });
+  assert.ok(typeof nested === 'object');
+  // A malformed escape in a pointer threw URIError.
+  const pointer = exampleArguments({ type: 'object', properties: { p: { $ref: '#/%zz' } }, required: ['p'] });
+  assert.deepEqual(pointer, { arguments: { p: '<p>' }, needs: ['p'] });
+});

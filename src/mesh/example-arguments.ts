@@ -5,7 +5,9 @@
 // property's description or name within its lengths). What cannot be built without guessing (a
 // string pattern with no example, an unresolvable $ref, contradictory bounds) is a placeholder
 // named in `needs`. Optional properties are left out: the smallest valid call is the clearest.
-// The schema is the server's (untrusted): its patterns are never run, and walks are depth-bounded.
+// The schema is the server's (untrusted): its patterns are never run, and a walk is bounded in
+// depth, in the branches of a choice or merge it follows and in its steps all told, so no schema
+// (a self-referencing allOf, fractional lengths, a malformed pointer) can hold or break a demo.
 
 type Schema = Record<string, unknown>;
 
@@ -21,6 +23,18 @@ const MAX_DEPTH = 8;
 const MAX_ITEMS = 5;
 /** Characters of a string drawn from a description or name. */
 const MAX_DRAWN = 60;
+/** Branches of an allOf, anyOf or oneOf followed at most. */
+const MAX_BRANCHES = 10;
+/** Schema nodes one call visits at most: past it, the caller writes the arguments. */
+const MAX_STEPS = 5000;
+
+/** Thrown when a walk has spent its steps; exampleArguments answers a placeholder. */
+class WalkTooLong extends Error {}
+
+let stepsLeft = MAX_STEPS;
+const step = () => {
+  if (--stepsLeft < 0) throw new WalkTooLong();
+};
 
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -63,7 +77,12 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
   if (!ref.startsWith('#')) return undefined;
   let at: unknown = root;
   for (const raw of ref.slice(1).split('/').filter((p) => p !== '')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // a malformed escape points nowhere
+    }
     if (!isSchema(at)) return undefined;
     at = at[key];
   }
@@ -102,12 +121,13 @@ function drawnString(name: string, s: Schema): string {
 
 /** The string fitted to minLength/maxLength (counted in code points, as JSON Schema counts). */
 function fitLength(value: string, s: Schema): string | undefined {
-  const min = typeof s.minLength === 'number' ? s.minLength : 0;
-  const max = typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY;
+  // Whole lengths only: a fractional bound is read as the nearest whole length inside it.
+  const min = typeof s.minLength === 'number' && Number.isFinite(s.minLength) ? Math.max(0, Math.ceil(s.minLength)) : 0;
+  const max = typeof s.maxLength === 'number' && Number.isFinite(s.maxLength) ? Math.max(0, Math.floor(s.maxLength)) : Number.POSITIVE_INFINITY;
   if (min > max || min > 1000) return undefined;
   let chars = [...value];
   if (chars.length > max) chars = chars.slice(0, max);
-  while (chars.length < min) chars.push(...'x'.repeat(min - chars.length));
+  if (chars.length < min) chars = chars.concat(Array(min - chars.length).fill('x'));
   return chars.join('');
 }
 
@@ -179,7 +199,8 @@ function mergeAllOf(s: Schema, root: Schema, depth: number): Schema {
   if (!Array.isArray(s.allOf)) return s;
   const { allOf, ...rest } = s;
   let merged: Schema = { ...rest };
-  for (const raw of allOf) {
+  for (const raw of allOf.slice(0, MAX_BRANCHES)) {
+    step();
     const branch = isSchema(raw) ? deref(raw, root, depth) : undefined;
     if (!branch) continue;
     const inner = mergeAllOf(branch, root, depth + 1);
@@ -197,6 +218,7 @@ function mergeAllOf(s: Schema, root: Schema, depth: number): Schema {
 function deref(s: Schema, root: Schema, depth: number): Schema | undefined {
   let at = s;
   for (let hop = depth; typeof at.$ref === 'string'; hop++) {
+    step();
     if (hop > MAX_DEPTH) return undefined;
     const target = resolveRef(root, at.$ref);
     if (!target) return undefined;
@@ -213,6 +235,7 @@ interface Built {
 
 function build(raw: unknown, name: string, path: string, root: Schema, depth: number): Built {
   const placeholder = (): Built => ({ value: `<${path}>`, needs: [path] });
+  step();
   if (raw === true) return { value: drawnString(name, {}), needs: [] };
   if (!isSchema(raw) || depth > MAX_DEPTH) return placeholder();
   const resolved = deref(raw, root, depth);
@@ -234,7 +257,7 @@ function build(raw: unknown, name: string, path: string, root: Schema, depth: nu
     if (!Array.isArray(branches) || !branches.length) continue;
     const { [key]: _branches, ...rest } = s;
     let fallback: Built | undefined;
-    for (const branch of branches) {
+    for (const branch of branches.slice(0, MAX_BRANCHES)) {
       const built = build(isSchema(branch) ? { ...rest, ...branch } : branch, name, path, root, depth + 1);
       if (!built.needs.length) return built;
       fallback ??= built;
@@ -304,6 +327,12 @@ function buildObject(s: Schema, path: string, root: Schema, depth: number): Buil
 /** The smallest valid arguments for a tool's input schema (an object schema; anything else takes {}). */
 export function exampleArguments(inputSchema: unknown): ExampleArguments {
   if (!isSchema(inputSchema)) return { arguments: {}, needs: [] };
-  const built = buildObject(mergeAllOf(deref(inputSchema, inputSchema, 0) ?? {}, inputSchema, 0), '', inputSchema, 0);
-  return { arguments: built.value as Record<string, unknown>, needs: built.needs };
+  stepsLeft = MAX_STEPS;
+  try {
+    const built = buildObject(mergeAllOf(deref(inputSchema, inputSchema, 0) ?? {}, inputSchema, 0), '', inputSchema, 0);
+    return { arguments: built.value as Record<string, unknown>, needs: built.needs };
+  } catch (err) {
+    if (!(err instanceof WalkTooLong)) throw err;
+    return { arguments: {}, needs: ['(arguments)'] };
+  }
 }

@@ -49,16 +49,22 @@ const EXAMPLE_CHARS = 300;
 /** Words about a schema, not constraints on the value: what is dropped first from a schema too large to keep. */
 const PROSE = new Set(['description', 'title', '$comment', 'markdownDescription']);
 
-function withoutProse(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutProse);
+/** Deeper than this, a schema is kept as it is (its prose too): a walk of remote JSON stays bounded. */
+const PROSE_DEPTH = 32;
+
+function withoutProse(v: unknown, depth = 0): unknown {
+  if (depth > PROSE_DEPTH) return v;
+  if (Array.isArray(v)) return v.map((x) => withoutProse(x, depth + 1));
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).filter(([k]) => !PROSE.has(k)).map(([k, x]) => [k, withoutProse(x)]));
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !PROSE.has(k)).map(([k, x]) => [k, withoutProse(x, depth + 1)]));
 }
 
 /** The input schema as kept (exact, so a call built from it is valid against the server's), or undefined past the limits. */
 function keptSchema(schema: Record<string, unknown> | undefined, budget: { left: number }): Record<string, unknown> | undefined {
   if (!schema) return undefined;
-  for (const form of [schema, withoutProse(schema) as Record<string, unknown>]) {
+  // The form without prose is made only when the exact one does not fit.
+  for (const make of [() => schema, () => withoutProse(schema) as Record<string, unknown>]) {
+    const form = make();
     const chars = JSON.stringify(form).length;
     if (chars <= KEPT_SCHEMA_CHARS && chars <= budget.left) {
       budget.left -= chars;

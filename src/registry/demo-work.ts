@@ -149,7 +149,7 @@ export async function aliveWork(trx: Executor, row: ListingRow, holder: string, 
   if (plan) {
     const artifact = plan.artifact;
     const t = plan.target;
-    const reason = `demo tick: ${t.id} was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}, moved by ${plan.diff.because?.evidence.join(', ')}`;
+    const reason = `demo tick: ${t.id} was the weakest check the evidence speaks to: score ${t.score} on ${t.evidence} weight of evidence from ${feedback.length} feedback item(s) and ${outcomes.length} outcome(s) about ${row.id}; ${plan.action}`; // the evidence ids are the owner's (diff.because), not the public log's
     tick = await saveVersion(trx, { subject, kind: 'tick', listing_id: row.id, agent_name: first.agent_name, spec: plan.spec, artifact, reason, diff: plan.diff, created_at: at });
   }
   return { kernel: first, tick, idle: idle && IDLE_REASONS[idle], scores, evidence: { feedback: feedback.length, outcomes: outcomes.length } };

@@ -221,7 +221,8 @@ export async function claimCheck(p: PageCtx, id: string, body: unknown): Promise
     const shown = err instanceof AppError && (err.status < 500 || err.code === 'fetch_failed');
     if (!shown) throw err;
     const claim = await pendingClaim(p.services.db.kysely, p.base, claimId, p.services.clock.now());
-    if (!claim) return claimEnded(listing, err.message, err.status, token);
+    // A claim of another listing posted here is not this page's to show.
+    if (!claim || claim.listing_id !== listing.id) return claimEnded(listing, claim ? 'This claim is for another listing: check it from that listing\'s page.' : err.message, err.status, token);
     const looked = ((err.details as { looked?: Looked[] } | undefined)?.looked ?? []).map((l) => ({ method: l.method, where: l.where, outcome: l.outcome, detail: l.detail }));
     const page = claimPage(p.base, listing, claimId, claim, token, { message: problemWords(err), looked, status: err.status });
     return { ...page, headers: { ...page.headers, ...err.headers } };
