@@ -13,7 +13,8 @@ import { deleteListingOp, updateListingOp } from './registry/owner-listing.ts';
 import { talkCheckIn, talkPresence } from './registry/talk.ts';
 import { listActiveListings } from './registry/active.ts';
 import { publicFeed } from './feed/operations.ts';
-import { ardSearch, searchActive, matchCapability, ardRegistrySearch } from './registry/search.ts';
+import { ardSearch, searchActive, matchCapability } from './registry/search.ts';
+import { ardExplore, ardRegistrySearch, ardResolve } from './registry/ard-registry.ts';
 import { attest, bindIdentity, verifyAttestation } from './identity/operations.ts';
 import { meshMatch, meshCompose } from './mesh/operations.ts';
 import { executeCompose, usedWith } from './mesh/ladder.ts';
@@ -63,6 +64,8 @@ export const operations: readonly Operation<any, any, Services>[] = [
   matchCapability,
   ardSearch,
   ardRegistrySearch,
+  ardExplore,
+  ardResolve,
   capabilityHash,
   talkPresence,
   talkCheckIn,

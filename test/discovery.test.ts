@@ -23,6 +23,7 @@ import { buildDiscoveryDocuments, discoveryPaths, serverCard, type BuiltDocument
 import { DOCUMENT_PATHS } from '../src/http/discovery/paths.ts';
 import { parseAgentCard } from '../src/probe/agent-card.ts';
 import { verifyAgentCard } from '../src/identity/card-signing.ts';
+import { aiCatalogProblems, ardManifestProblems, ardSearchResponseProblems } from './helpers/ard-schemas.ts';
 
 const ADMIN_TOKEN = 'rc_admin_0123456789abcdefghijklmnopqrstuv';
 let app: TestApp;
@@ -36,8 +37,8 @@ after(async () => {
 });
 
 /** Every address SPEC.md and the decisions name, written out here so a document dropped from the code fails the test. */
-const EXPECTED: Record<string, 'json' | 'text'> = {
-  '/.well-known/ai-catalog.json': 'json',
+const EXPECTED: Record<string, 'json' | 'text' | 'ai-catalog'> = {
+  '/.well-known/ai-catalog.json': 'ai-catalog',
   '/.well-known/ard.json': 'json',
   '/.well-known/agent-card.json': 'json',
   '/.well-known/agent.json': 'json',
@@ -89,7 +90,8 @@ test('every document answers 200 with its content type, CORS, an ETag, public ca
   for (const [path, kind] of Object.entries(EXPECTED)) {
     const { res, text } = await fetchText(path);
     assert.equal(res.status, 200, path);
-    assert.equal(res.headers.get('content-type'), kind === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', path);
+    const type = { json: 'application/json', text: 'text/plain', 'ai-catalog': 'application/ai-catalog+json' }[kind];
+    assert.equal(res.headers.get('content-type'), `${type}; charset=utf-8`, path);
     assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
     // The CORS answer the MCP server-card draft lists, on the GET itself.
     assert.match(res.headers.get('access-control-allow-methods') ?? '', /\bGET\b/, path);
@@ -113,7 +115,7 @@ test('every document answers 200 with its content type, CORS, an ETag, public ca
 });
 
 test('the ETag is a hash of the bytes: equal documents share it, and it stays the same across instances', async () => {
-  const etags = await Promise.all(['/.well-known/ai-catalog.json', '/.well-known/ard.json'].map(async (p) => (await fetch(`${base}${p}`)).headers.get('etag')));
+  const etags = await Promise.all(['/.well-known/mcp/server-card', '/api/mcp/server-card'].map(async (p) => (await fetch(`${base}${p}`)).headers.get('etag')));
   assert.equal(etags[0], etags[1]);
   const cards = await Promise.all(['/.well-known/agent-card.json', '/.well-known/agent.json'].map((p) => fetchText(p)));
   assert.equal(cards[0]!.text, cards[1]!.text);
@@ -143,29 +145,46 @@ test('HEAD answers the headers only; a browser preflight is allowed; other metho
   assert.match(post.headers.get('allow') ?? '', /GET/);
 });
 
-test('ai-catalog.json and ard.json: ARD v0.91, urn:air identifiers on the public host, 2-5 representative queries per entry', async () => {
-  const catalog = await fetchJson('/.well-known/ai-catalog.json');
-  assert.deepEqual(await fetchJson('/.well-known/ard.json'), catalog);
-  assert.equal(catalog.specVersion, '0.91');
-  assert.equal(catalog.host.name, 'Rollcall');
-  assert.equal(catalog.host.url, app.config.publicBaseUrl);
+test('ard.json is ARD\'s manifest and ai-catalog.json the AI Catalog 1.0, each valid against its vendored schema', async () => {
+  const ard = await fetchJson('/.well-known/ard.json');
+  assert.deepEqual(ardManifestProblems(ard), [], 'ard-spec 5fa2f5a ai-catalog.schema.json');
+  assert.equal(ard.specVersion, '1.0');
+  assert.deepEqual(Object.keys(ard.host).sort(), ['displayName', 'documentationUrl', 'identifier']);
+  const { res, text } = await fetchText('/.well-known/ai-catalog.json');
+  assert.equal(res.headers.get('content-type'), 'application/ai-catalog+json; charset=utf-8');
+  const catalog = JSON.parse(text);
+  assert.deepEqual(aiCatalogProblems(catalog), [], 'Agent-Card/ai-catalog 634a09d CDDL');
+  assert.equal(catalog.specVersion, '1.0');
+  assert.ok(ardManifestProblems(catalog).length > 0, 'two documents: the AI Catalog names the media type mediaType, ARD type');
   const host = new URL(app.config.publicBaseUrl).hostname;
-  const types = new Set<string>();
-  for (const e of catalog.entries) {
-    assert.match(e.identifier, new RegExp(`^urn:air:${host.replace(/\./g, '\\.')}:(mcp|agent|api):[a-z0-9._-]+$`));
-    assert.match(e.identifier, /^urn:air:[a-zA-Z0-9.-]+(:[a-zA-Z0-9._-]+)+$/, 'the catalog schema pattern');
-    assert.ok(typeof e.displayName === 'string' && e.displayName.length > 0);
-    assert.ok(e.url.startsWith(app.config.publicBaseUrl), 'a URL, never inline data');
-    assert.equal(e.data, undefined);
+  // Both list the same surfaces under Rollcall's own identifiers.
+  assert.deepEqual(catalog.entries.map((e: { identifier: string }) => e.identifier), ard.entries.map((e: { identifier: string }) => e.identifier));
+  assert.deepEqual(catalog.entries.map((e: { mediaType: string }) => e.mediaType), ard.entries.map((e: { type: string }) => e.type));
+  assert.equal(new Set(ard.entries.map((e: { identifier: string }) => e.identifier)).size, ard.entries.length, 'identifiers are unique');
+  for (const e of ard.entries) {
+    assert.match(e.identifier, new RegExp(`^urn:air:${host.replace(/\./g, '\\.')}:(mcp|agent|api|registry):[a-z0-9._-]+$`));
     assert.ok(e.representativeQueries.length >= 2 && e.representativeQueries.length <= 5, e.identifier);
     assert.equal(new Set(e.representativeQueries).size, e.representativeQueries.length);
-    types.add(e.type);
   }
-  assert.deepEqual([...types].sort(), ['application/a2a-agent-card+json', 'application/mcp-server-card+json', 'application/vnd.oai.openapi+json']);
-  assert.equal(new Set(catalog.entries.map((e: { identifier: string }) => e.identifier)).size, catalog.entries.length, 'identifiers are unique');
-  // Each entry points at a document that is served.
-  for (const e of catalog.entries) assert.equal((await fetch(e.url.replace(app.config.publicBaseUrl, base))).status, 200, e.url);
-  const mcp = catalog.entries.find((e: { type: string }) => e.type === 'application/mcp-server-card+json');
+  assert.deepEqual([...new Set(ard.entries.map((e: { type: string }) => e.type))].sort(), ['application/a2a-agent-card+json', 'application/ai-registry+json', 'application/mcp-server-card+json', 'application/vnd.oai.openapi+json']);
+  // Each entry points at what it says: a card agrees with its entry, the registry entry is the base of POST /search.
+  for (const e of ard.entries) {
+    const local = e.url.replace(app.config.publicBaseUrl, base);
+    if (e.type === 'application/ai-registry+json') {
+      const search = await fetch(new URL('search', local), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { text: 'send email' } }) });
+      assert.equal(search.status, 200, 'POST <registry url>search answers');
+      assert.deepEqual(ardSearchResponseProblems(await search.json()), []);
+      continue;
+    }
+    const got = await fetch(local, { headers: { accept: e.type === 'application/mcp-server-card+json' ? e.type : 'application/json' } });
+    assert.equal(got.status, 200, e.url);
+    if (e.type !== 'application/mcp-server-card+json') continue;
+    assert.match(got.headers.get('content-type') ?? '', /^application\/mcp-server-card\+json/);
+    const card = await got.json();
+    assert.equal(card.version, e.version, `${e.identifier}: the entry's version is its card's`);
+    assert.equal(card.remotes[0].url.replace(app.config.publicBaseUrl, ''), e.url.replace(app.config.publicBaseUrl, '').replace(/\/server-card$/, ''), 'the card sits at its endpoint\'s reserved place');
+  }
+  const mcp = ard.entries.find((e: { type: string }) => e.type === 'application/mcp-server-card+json');
   assert.deepEqual(mcp.capabilities, toolNames());
 });
 

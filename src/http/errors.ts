@@ -1,11 +1,13 @@
 // Translates any thrown error into DESIGN.md's REST error: status + {ok:false, error, request_id}
-// (under /v0.1, the MCP registry API's own `{error}` body instead). Bad input never becomes a 500,
+// (under /v0.1, the MCP registry API's own `{error}` body instead; on the ARD API's paths, ARD's
+// `{errorCode, message}`). Bad input never becomes a 500,
 // and a 500 never shows internals.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
 import { dbFailure } from '../platform/db/failures.ts';
 import { x402Of } from '../metering/x402-shapes.ts';
 import { isRegistryApiUrl, registryErrorBody } from './registry-api-errors.ts';
+import { ardErrorBody, isArdApiUrl } from './ard-api-errors.ts';
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'request body is larger than the limit'],
@@ -55,6 +57,6 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   const appError = toAppError(err);
   if (appError.code === 'unavailable') request.log.warn({ err }, 'request failed: the database is unavailable');
   else if (appError.status >= 500) request.log.error({ err }, 'request failed');
-  const body = isRegistryApiUrl(request.url) ? registryErrorBody(appError, request.id) : errorBody(appError, request.id);
+  const body = isRegistryApiUrl(request.url) ? registryErrorBody(appError, request.id) : isArdApiUrl(request.url) ? ardErrorBody(appError, request.id) : errorBody(appError, request.id);
   return reply.code(appError.status).headers(appError.headers).send(body);
 }

@@ -14,7 +14,8 @@ import { talkCheckIn, talkPresence } from '../registry/talk.ts';
 import { listActiveListings } from '../registry/active.ts';
 import { freeScore, scoreRubric } from '../probe/operations.ts';
 import { publicFeed } from '../feed/operations.ts';
-import { ardSearch, ardRegistrySearch } from '../registry/search.ts';
+import { ardSearch } from '../registry/search.ts';
+import { ardExplore, ardRegistrySearch, ardResolve } from '../registry/ard-registry.ts';
 import { leaveFeedback } from '../registry/feedback.ts';
 import { connectorDaily, connectorPrep } from '../connectors/operations.ts';
 import { takeDemo, takeDemoByQuery } from '../registry/demo.ts';
@@ -37,6 +38,11 @@ export interface RestRoute {
   /** Path parameters and the input field each fills (`{id: 'listing_id'}`). */
   params?: Record<string, string>;
   summary: string;
+  /**
+   * `ard`: a route of the ARD registry API, whose answer is the operation's result as ARD gives it
+   * (no `ok`) and whose errors are ARD's `{errorCode, message}` (ard-api-errors.ts).
+   */
+  shape?: 'ard';
   /** Statuses beyond 200 and the common errors, for /openapi.json. */
   responses?: Record<string, string>;
 }
@@ -96,7 +102,9 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', path: '/api/feed', operation: publicFeed, from: 'query', summary: 'Public activity feed, newest first (no personal data)' },
   { method: 'GET', path: '/api/ard/search', operation: ardSearch, from: 'query', summary: 'Natural-language search over the catalog and the Live listings' },
   { method: 'POST', path: '/api/ard/search', operation: ardSearch, from: 'body', summary: 'Natural-language search (body {q, limit?, kind?})' },
-  { method: 'POST', path: '/search', operation: ardRegistrySearch, from: 'body', summary: 'ARD registry search: {query: {text, filter}, pageSize, pageToken}' },
+  { method: 'GET', path: '/api/ard/resolve', operation: ardResolve, from: 'query', summary: 'The entry an urn:air identifier names (identifiers of the earlier form too, with a Sunset header)', responses: { '404': 'not_found: no Live listing or catalog server has it' } },
+  { method: 'POST', path: '/search', operation: ardRegistrySearch, from: 'body', shape: 'ard', summary: 'ARD registry search: {query: {text, filter?}, federation?, pageSize?, pageToken?} -> {results, pageToken?}' },
+  { method: 'POST', path: '/explore', operation: ardExplore, from: 'body', shape: 'ard', summary: 'ARD registry explore: not implemented (501)', responses: { '501': 'UNIMPLEMENTED: use POST /search' } },
   {
     method: 'GET',
     path: '/api/products/demo',

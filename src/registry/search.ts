@@ -1,6 +1,6 @@
 // Natural-language search (SPEC.md 1.3, TOOLS.md): ard_search over the catalog and the Live
 // listings, search_active over the Live listings only, match_capability over their declared
-// capabilities, and the ARD registry form (POST /search). One engine, this instance's index
+// capabilities; the ARD registry API (ard-registry.ts) reads the same engine. One engine, this instance's index
 // (src/search); relevance first, the listing's rank (probe score plus badge) only orders near-ties
 // and is reported beside each hit. Every query is logged with its hit count, never its caller.
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import type { SearchIndex } from '../search/index-runtime.ts';
 import { listingViews, viewContext } from './listing-view.ts';
 import { statusUrl } from '../listings/operations.ts';
 import { nextStep, type NextStep } from '../platform/next-step.ts';
-import { airUrn } from './air.ts';
+import { catalogUrn, ownUrn } from './air.ts';
 import { inTransaction } from '../platform/db/executor.ts';
 import { addressHash } from '../metering/caller.ts';
 import { recordDemand } from '../traces/system.ts';
@@ -26,15 +26,12 @@ import { measuredHealth, type HealthStatus } from './remote-health-view.ts';
 
 export type SearchCtx = Ctx & { search: SearchIndex };
 
-const DEFAULT_LIMIT = 10;
+export const DEFAULT_LIMIT = 10;
 const limitField = z.coerce.number().int().min(1, 'must be 1-100').max(100, 'must be 1-100').optional().describe(`Hits to return, 1-100 (default ${DEFAULT_LIMIT}).`);
-const queryField = z.string().max(500, 'must be at most 500 characters');
+export const queryField = z.string().max(500, 'must be at most 500 characters');
 const kindField = z.enum(['agent', 'mcp']).optional().describe('Only agents or only MCP servers.');
 
-/** `urn:air:<host>:<kind>:<id>` (ARD): a listing by its id, a catalog entry by its server name. */
-const identifier = (ctx: Ctx, kind: string, key: string) => airUrn(ctx.config.publicBaseUrl, kind, key);
-
-interface Hit {
+export interface Hit {
   identifier: string;
   kind: 'agent' | 'mcp';
   source: 'listing' | 'catalog';
@@ -93,13 +90,13 @@ async function catalogHealth(ctx: Ctx, names: string[]): Promise<Map<string, Hit
 }
 
 /** A hit to show: from the engine, or a Live listing listed by rank (no query, no score). */
-type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null; coverage?: number };
+export type Found = Pick<SearchHit, 'id' | 'doc' | 'why'> & { score: number | null; coverage?: number };
 
 /**
  * The hits as a caller sees them; Live listings carry their id, trust signals, their status link
  * and the demo as a next_step (the whole demo request is in the status answer: it was 2.5 KB a hit).
  */
-async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
+export async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, ListingRow>): Promise<Hit[]> {
   const listingIds = hits.map((h) => docSubject(h.id)).filter((s) => s.source === 'listing').map((s) => s.key);
   const rows = rowsById ?? new Map((await findListingsByIds(ctx.db.kysely, listingIds)).map((r) => [r.id, r]));
   const views = new Map((await listingViews(ctx.db.kysely, [...rows.values()].filter((r) => listingIds.includes(r.id)), viewContext(ctx))).map((v) => [v.id, v]));
@@ -107,12 +104,12 @@ async function present(ctx: SearchCtx, hits: Found[], rowsById?: Map<string, Lis
   const presented = hits.flatMap((h): Hit[] => {
     const subject = docSubject(h.id);
     const base = { kind: h.doc.kind, source: subject.source, name: h.doc.title && subject.source === 'catalog' ? h.doc.title : h.doc.name, description: h.doc.description.slice(0, SHOWN_DESCRIPTION_CHARS), url: h.doc.url ?? null, score: h.score, ...(h.coverage !== undefined ? { match: matchOf(h.coverage) } : {}), why: h.why };
-    if (subject.source === 'catalog') return [{ identifier: identifier(ctx, 'mcp', subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? UNCHECKED }];
+    if (subject.source === 'catalog') return [{ identifier: catalogUrn(subject.key), ...base, trust: null, server: subject.key, health: health.get(subject.key) ?? UNCHECKED }];
     const view = views.get(subject.key);
     if (!view) return []; // left meanwhile
     return [
       {
-        identifier: identifier(ctx, view.kind, view.id),
+        identifier: ownUrn(ctx.config.publicBaseUrl, view.kind, view.id),
         ...base,
         name: view.name,
         description: view.description.slice(0, SHOWN_DESCRIPTION_CHARS),
@@ -140,10 +137,10 @@ function kept(health: HitHealth, input: { live_only?: boolean; remote_only?: boo
 /** A yes/no that comes as a JSON boolean or as a query string's "true"/"false". */
 const flag = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional();
 
-/** Runs one query through this instance's index and logs it (once per question: not when asked again for more). */
-async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number, log = true): Promise<SearchHit[]> {
+/** Runs one query through this instance's index and logs it (once per question: not when asked again for more); a bad query names `field`. */
+export async function search(ctx: SearchCtx, tool: string, q: string, filter: SearchFilter, limit: number, log = true, field = 'q'): Promise<SearchHit[]> {
   const problem = queryProblem(q);
-  if (problem) throw badRequest('invalid_query', problem, 'q');
+  if (problem) throw badRequest('invalid_query', problem, field);
   await ctx.search.caughtUp();
   const hits = ctx.search.engine.query(q, filter, limit, ctx.search.trust);
   // The log is best effort: a failed insert must not fail the search (nor make it wait).
@@ -261,40 +258,5 @@ export const matchCapability = defineOperation({
       return [{ ...p, matched, capability_hash, trail_strength: Math.round((trails.get(p.listing_id!) ?? 0) * 1000) / 1000 }];
     });
     return { ok: true as const, count: out.length, hits: out };
-  },
-});
-
-/** The ARD registry form (POST /search): `{query: {text, filter}, pageSize, pageToken}`. */
-export const ardRegistrySearch = defineOperation({
-  name: 'ard_registry_search',
-  tool: false, // ard_search is the tool; this is the ARD registry API's shape of it
-  title: 'ARD registry search',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  description: 'The ARD registry search API: results with identifier, displayName, type, url, score 0-100 and source, paged by pageToken.',
-  input: z.object({
-    query: z.object({
-      text: queryField.describe('The need in your own words.'),
-      filter: z.object({ kind: kindField }).optional(),
-    }),
-    pageSize: limitField,
-    pageToken: z.string().regex(/^\d{1,3}$/, 'must be a nextPageToken from a previous page').optional(),
-  }),
-  handler: async (ctx: SearchCtx, input) => {
-    const size = input.pageSize ?? DEFAULT_LIMIT;
-    const offset = Number(input.pageToken ?? 0);
-    if (offset >= 100) throw badRequest('invalid_input', 'pageToken is past the last page', 'pageToken');
-    const hits = await search(ctx, 'ard_registry_search', input.query.text, { kind: input.query.filter?.kind }, Math.min(100, offset + size + 1));
-    const page = hits.slice(offset, offset + size);
-    const results = (await present(ctx, page)).map((h) => ({
-      identifier: h.identifier,
-      displayName: h.name,
-      type: h.kind === 'agent' ? 'a2a-agent' : 'mcp-server',
-      url: h.url,
-      score: h.score,
-      source: h.source === 'listing' ? 'rollcall-live' : 'rollcall-catalog',
-      ...(h.listing_id ? { listingId: h.listing_id } : {}),
-    }));
-    const more = hits.length > offset + size && offset + size < 100;
-    return { ok: true as const, results, nextPageToken: more ? String(offset + size) : null };
   },
 });

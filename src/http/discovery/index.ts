@@ -14,7 +14,8 @@ import type { RestRoute } from '../rest.ts';
 import { agentCardDocument, compatAgentCardDocument, type AgentCard } from './agent-card.ts';
 import { resolveVersion } from '../a2a/info.ts';
 import { TOOLSET_NAMES, type ToolsetName } from '../mcp-toolsets.ts';
-import { aiCatalogDocument } from './ai-catalog.ts';
+import { AI_CATALOG_MEDIA_TYPE, aiCatalogDocument } from './ai-catalog.ts';
+import { ardManifestDocument } from './ard-manifest.ts';
 import { agentMapDocument, discoveryDocument, mcpJsonDocument, serverJsonDocument, type IdentityExtras } from './maps.ts';
 import { buildModel, type DiscoveryModel } from './model.ts';
 import { openApiDocument } from './openapi.ts';
@@ -111,7 +112,8 @@ function specs(): Spec[] {
     variant: { header: 'accept', chosen: acceptsCardType, build, contentType: SERVER_CARD_MEDIA_TYPE },
   });
   const all: Spec[] = [
-    json([P.aiCatalog, P.ard], 'ARD (Agentic Resource Discovery v0.91) manifest of this service', aiCatalogDocument),
+    { ...json([P.aiCatalog], 'AI Catalog 1.0 of this service', aiCatalogDocument), contentType: `${AI_CATALOG_MEDIA_TYPE}; charset=utf-8` },
+    json([P.ard], 'ARD capability manifest (ard-spec specVersion 1.0) of this service, with its registry API', ardManifestDocument),
     {
       ...json([P.agentCard, P.agentJson], 'A2A agent card: v0.3 compatible without A2A-Version, v1.0 only with A2A-Version: 1.0', (m, x) => signed(compatAgentCardDocument(m), x)),
       variant: { header: 'a2a-version', chosen: asksForV1, build: (m, x) => signed(agentCardDocument(m), x) },

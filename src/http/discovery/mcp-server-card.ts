@@ -10,12 +10,11 @@ import { MCP_PATHS, MCP_SERVER_VERSION } from '../mcp.ts';
 import { TOOLSET_NAMES, TOOLSET_PURPOSE, toolsetPath, type ToolsetName } from '../mcp-toolsets.ts';
 import { A2A_PATH, DOCUMENT_PATHS, SERVER_CARD_SUFFIX } from './paths.ts';
 import { MCP_PROTOCOL_VERSIONS, SERVER_DESCRIPTION } from './server-card.ts';
+import { MEDIA_TYPES, SERVER_CARD_SCHEMA_URL } from '../../registry/ard-entry.ts';
 
 /** The media type of a server card, which a client names in Accept (the card answers with it then). */
-export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
-
-/** The card's `$schema`: the schema's only allowed value. */
-export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
+export const SERVER_CARD_MEDIA_TYPE = MEDIA_TYPES.mcpServerCard;
+export { SERVER_CARD_SCHEMA_URL };
 
 /** The whole server's endpoints: /api/a2a answers MCP too (a2a-answers-mcp.md), so it is a remote as well. */
 export const WHOLE_SERVER_PATHS = [...MCP_PATHS, A2A_PATH] as const;

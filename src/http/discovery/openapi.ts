@@ -1,6 +1,7 @@
 // /openapi.json, generated from the REST route table and the operations' zod schemas, so the
 // description cannot drift from the code (SPEC.md 9: format 3.1.0, version 1.9.0). The discovery
 // documents this folder serves are described too, from the same list that registers them.
+import { z } from 'zod';
 import { inputJsonSchema } from '../../platform/operation.ts';
 import { successJsonSchema } from '../mcp-tools.ts';
 import { restRoutes, type RestRoute } from '../rest.ts';
@@ -70,6 +71,34 @@ const RATE_LIMITED_DESCRIPTION =
 
 const limited = { $ref: '#/components/responses/RateLimited' };
 
+/** The ARD registry API's error (ard-spec ard.openapi.yaml `Error`): `errorCode` and `message`, Rollcall's fields beside them. */
+const ardErrorSchema = {
+  type: 'object',
+  required: ['errorCode', 'message'],
+  properties: { errorCode: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' }, field: { type: 'string' }, request_id: { type: 'string' } },
+};
+const ardError = (description: string) => ({ description, content: jsonContent({ $ref: '#/components/schemas/ArdError' }) });
+
+/** An ARD route's result as the operation's output schema gives it (inside the document, without its own `$schema`). */
+function ardResultSchema(op: RestRoute['operation']): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(op.output ?? z.looseObject({}), { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+}
+
+/** An ARD route's answers: its result as ARD gives it (no `ok`), its errors in ARD's shape. */
+function ardResponses(route: RestRoute, result: string): Record<string, unknown> {
+  return {
+    '200': { description: 'The result as the ARD API gives it', content: jsonContent({ $ref: `#/components/schemas/${result}` }) },
+    ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, ardError(description)])),
+    '400': ardError('INVALID_ARGUMENT: a malformed request or an unsupported filter key'),
+    '413': ardError('INVALID_ARGUMENT: the body is larger than the limit'),
+    '415': ardError('INVALID_ARGUMENT: the body is not application/json'),
+    '429': ardError('RATE_LIMIT_EXCEEDED: the address\'s limit of requests a minute; Retry-After says when to come back'),
+    '500': ardError('INTERNAL_ERROR'),
+    '503': ardError('UNAVAILABLE: the database cannot answer now; Retry-After says when to come back'),
+  };
+}
+
 const errorResponses = {
   '400': { $ref: '#/components/responses/Error' },
   '404': { $ref: '#/components/responses/Error' },
@@ -84,7 +113,7 @@ const errorResponses = {
 export function openApiDocument(base: string, documents: readonly DocumentPath[] = [], routes: readonly RestRoute[] = restRoutes) {
   const paths: Record<string, Record<string, unknown>> = {};
   // Every operation's success, under its own name: the operation's output schema (mcp-tools.ts).
-  const schemas: Record<string, unknown> = { Error: errorSchema, JsonRpcResponse: jsonRpcResponse };
+  const schemas: Record<string, unknown> = { Error: errorSchema, ArdError: ardErrorSchema, JsonRpcResponse: jsonRpcResponse };
   // operationIds are unique in a document: an operation served by a second route (GET and POST
   // /api/ard/search) gets its method after its name there.
   const operationIds = new Set<string>();
@@ -93,13 +122,13 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     operationIds.add(operationId);
     const schema = inputJsonSchema(route.operation.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
     const result = `${route.operation.name}_result`;
-    schemas[result] ??= successJsonSchema(route.operation);
+    schemas[result] ??= route.shape === 'ard' ? ardResultSchema(route.operation) : successJsonSchema(route.operation);
     const operation: Record<string, unknown> = {
       operationId,
       summary: route.summary,
       description: route.operation.description,
       ...(route.operation.ownerOnly ? { security: [{ ownerToken: [] }] } : {}),
-      responses: {
+      responses: route.shape === 'ard' ? ardResponses(route, result) : {
         '200': { description: 'ok: true and the result', content: jsonContent({ $ref: `#/components/schemas/${result}` }) },
         // A cached read answers with an ETag (http/rest.ts) and honours If-None-Match.
         ...(route.operation.cacheMs ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } } : {}),

@@ -56,8 +56,8 @@ function llmsSections(model: DiscoveryModel): string[] {
     ]),
     ...section('A2A', [link('Agent card', d.agentCard, 'A2A v1.0 card that v0.3 clients also read'), link('Agent card (agent.json)', d.agentJson)]),
     ...section('Discovery documents', [
-      link('ARD manifest', d.ard, 'Agentic Resource Discovery v0.91 entries'),
-      link('AI catalog', d.aiCatalog, 'the same manifest at the predecessor path'),
+      link('ARD manifest', d.ard, 'Agentic Resource Discovery entries and the registry API (POST /search)'),
+      link('AI catalog', d.aiCatalog, 'AI Catalog 1.0: the MCP server cards, the agent card, the APIs'),
       link('Full text for models', d.llmsFull, 'this file plus every tool and route with its inputs'),
     ]),
     ...section('Identity', [
