@@ -69,6 +69,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (config.probeAllowPrivate) {
     http.log.warn('PROBE_ALLOW_PRIVATE=1: the prober reaches loopback and private addresses on any port. For development and tests only, never in production.');
   }
+  if (config.mcpConformanceTools) {
+    http.log.warn('MCP_CONFORMANCE_TOOLS=1: /api/mcp also serves the MCP conformance suite\'s diagnostic tools to 2026-07-28 clients. For tests and conformance runs only, never in production.');
+  }
   const redis = config.redisUrl ? openRedis(config.redisUrl, http.log) : undefined;
   const clock = options.clock ?? systemClock;
   const usage = new UsageCounters(db.kysely, clock, (err) => http.log.warn({ err }, 'usage counters not stored yet; kept for the next flush'));

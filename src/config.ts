@@ -56,6 +56,7 @@ const envSchema = z.object({
   RATE_LIMIT_WRITE_PER_MIN: count(120),
   MCP_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(20),
   MCP_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  MCP_CONFORMANCE_TOOLS: flag,
   TRUST_PROXY: optionalText,
   // /metrics listens apart from the public port (platform/metrics-listener.ts); port 0 turns it off.
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -151,6 +152,8 @@ export type Config = {
   mcpBatchMax: number;
   /** Bytes a batch's answer may hold: messages past it answer an error instead of their result. */
   mcpBatchMaxBytes: number;
+  /** MCP_CONFORMANCE_TOOLS=1: /api/mcp also serves the MCP conformance suite's diagnostic tools (2026-07-28 era; tests and conformance runs only). */
+  mcpConformanceTools: boolean;
   rateLimitWritePerMin: number;
   trustProxy?: string;
   /** Where /metrics listens; port 0: nowhere. */
@@ -329,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publishHostPerDay: e.PUBLISH_HOST_PER_DAY,
     mcpBatchMax: e.MCP_BATCH_MAX,
     mcpBatchMaxBytes: e.MCP_BATCH_MAX_BYTES,
+    mcpConformanceTools: e.MCP_CONFORMANCE_TOOLS,
     rateLimitWritePerMin: e.RATE_LIMIT_WRITE_PER_MIN,
     trustProxy: e.TRUST_PROXY,
     metricsHost: e.METRICS_HOST,

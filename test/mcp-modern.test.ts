@@ -40,6 +40,8 @@ test('server/discover answers the supported versions, capabilities and server in
   assert.equal(body.id, 1);
   assert.deepEqual(body.result.supportedVersions, [MODERN, '2025-11-25', '2025-06-18', '2025-03-26']);
   assert.deepEqual(body.result.capabilities.tools, { listChanged: false });
+  // No tool of the catalog sends its caller log messages, so logging is not declared.
+  assert.equal(body.result.capabilities.logging, undefined);
   assert.equal(body.result.resultType, 'complete');
   assert.equal(body.result._meta['io.modelcontextprotocol/serverInfo'].name, 'rollcall');
   assert.equal(body.result._meta['io.modelcontextprotocol/serverInfo'].version, '3.12.0');

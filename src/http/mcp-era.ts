@@ -3,6 +3,7 @@
 // is legacy (2025-03-26 .. 2025-11-25), and `initialize` without a modern envelope is always the
 // legacy handshake. Modern requests must agree with their standard headers (MCP-Protocol-Version,
 // Mcp-Method, Mcp-Name); a disagreement is -32020 on HTTP 400, a version we do not serve -32022.
+import { isLogLevel, LOG_LEVELS } from '../platform/client-log.ts';
 
 export const MODERN_VERSION = '2026-07-28';
 /** Newest first; the first is what initialize answers to a version it does not know. */
@@ -13,6 +14,8 @@ export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  /** The least severe log level the client wants for this request; without it, the request is sent no log message. */
+  logLevel: 'io.modelcontextprotocol/logLevel',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
 } as const;
 
@@ -63,7 +66,7 @@ function metaOf(params: unknown): Record<string, unknown> | undefined {
   return isObject(params) && isObject(params._meta) ? params._meta : undefined;
 }
 
-/** What is wrong with a modern envelope, first problem first (clientInfo is optional). */
+/** What is wrong with a modern envelope, first problem first (clientInfo and logLevel are optional). */
 function envelopeProblem(meta: Record<string, unknown>): { key: string; problem: string } | undefined {
   for (const key of [META.protocolVersion, META.clientCapabilities]) if (!(key in meta)) return { key, problem: 'missing' };
   if (typeof meta[META.protocolVersion] !== 'string') return { key: META.protocolVersion, problem: 'expected a protocol version string' };
@@ -72,6 +75,7 @@ function envelopeProblem(meta: Record<string, unknown>): { key: string; problem:
   if (info !== undefined && !(isObject(info) && typeof info.name === 'string' && typeof info.version === 'string')) {
     return { key: META.clientInfo, problem: 'expected {name, version} strings' };
   }
+  if (META.logLevel in meta && !isLogLevel(meta[META.logLevel])) return { key: META.logLevel, problem: `expected one of ${LOG_LEVELS.join(', ')}` };
   return undefined;
 }
 

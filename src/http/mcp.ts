@@ -2,7 +2,9 @@
 // over the operation catalog, serving both protocol eras side by side (mcp-era.ts decides which a
 // request speaks). Legacy: initialize negotiates, notifications get 202, ping answers, batches
 // where 2025-03-26 allows them. Modern (2026-07-28): server/discover, the `_meta` envelope and the
-// standard headers, `resultType` on every result, cache hints on tools/list, 404 for removed methods.
+// standard headers, `resultType` on every result, cache hints on tools/list, 404 for removed methods,
+// the client capabilities each request declares (a tool that needs one more is -32021 on HTTP 400),
+// and log messages only at or above the level a request asks for, on its own SSE response stream.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../platform/errors.ts';
@@ -20,6 +22,10 @@ import { latestChange } from '../platform/db/changes.ts';
 import { restRoutes } from './rest.ts';
 import { limitHeaders, type LimitState, type RequestKind, type RequestLimits } from './rate-limit.ts';
 import { serverCard } from './discovery/server-card.ts';
+import { isLogLevel, type ClientLog } from '../platform/client-log.ts';
+import type { ClientCapabilities } from '../platform/operation.ts';
+import { MISSING_CLIENT_CAPABILITY, missingCapabilities, missingCapabilityError, missingForInputRequests } from './mcp-client-capabilities.ts';
+import { DIAGNOSTIC_TOOLS, type DiagnosticTool } from './mcp-diagnostics.ts';
 import {
   batchHasModernMessage,
   classifyMessage,
@@ -61,15 +67,23 @@ const rpcError = (id: Id | null, code: number, message: string, data?: unknown):
  */
 export function responseMode(accept: string | undefined): 'json' | 'sse' | 'none' {
   if (accept === undefined || accept.trim() === '') return 'json';
-  const ranges = accept
+  const ranges = acceptedRanges(accept);
+  if (ranges.some((r) => r === 'application/json' || r === 'application/*' || r === '*/*')) return 'json';
+  if (acceptsStream(ranges)) return 'sse';
+  return 'none';
+}
+
+/** The media ranges an Accept header accepts (those with q=0 refuse). */
+const acceptedRanges = (accept: string) =>
+  accept
     .split(',')
     .map((part) => part.split(';'))
     .filter((params) => !params.slice(1).some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
     .map((params) => params[0]!.trim().toLowerCase());
-  if (ranges.some((r) => r === 'application/json' || r === 'application/*' || r === '*/*')) return 'json';
-  if (ranges.includes('text/event-stream') || ranges.includes('text/*')) return 'sse';
-  return 'none';
-}
+const acceptsStream = (ranges: string[]) => ranges.some((r) => r === 'text/event-stream' || r === 'text/*' || r === '*/*');
+
+/** Whether a client takes an SSE response stream (a 2026-07-28 client accepts both it and JSON). */
+export const acceptsEventStream = (accept: string | undefined) => accept !== undefined && acceptsStream(acceptedRanges(accept));
 
 /**
  * Clients send the same few Accept headers on every request, and parsing one took a tenth of a
@@ -105,7 +119,8 @@ export const MCP_ENDPOINT_PATHS: readonly string[] = [...MCP_PATHS, ...TOOLSET_N
  */
 export function registerMcp(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits): McpPost {
   const findTools = findToolsOperation(catalog, services.config.publicBaseUrl);
-  const everyTool = serveEndpoint(app, services, [...catalog, findTools], limits, { paths: MCP_PATHS });
+  const diagnostics = services.config.mcpConformanceTools ? DIAGNOSTIC_TOOLS : [];
+  const everyTool = serveEndpoint(app, services, [...catalog, findTools], limits, { paths: MCP_PATHS, diagnostics });
   for (const toolset of TOOLSET_NAMES) serveEndpoint(app, services, [...toolsetOperations(catalog, toolset), findTools], limits, { paths: [toolsetPath(toolset)], toolset });
   return everyTool;
 }
@@ -131,10 +146,41 @@ interface Endpoint {
   paths: readonly string[];
   /** Set on a toolset's endpoint. */
   toolset?: ToolsetName;
+  /** The conformance suite's diagnostic tools (MCP_CONFORMANCE_TOOLS=1), served to 2026-07-28 requests only. */
+  diagnostics?: readonly DiagnosticTool[];
 }
+
+/** What a 2026-07-28 request's envelope says of its client; a legacy request has none. */
+interface ModernClient {
+  /** `io.modelcontextprotocol/clientCapabilities`, as declared. */
+  capabilities: unknown;
+  /** Open when the request named `io.modelcontextprotocol/logLevel`: the messages for it collect here. */
+  log?: ClientLog;
+}
+
+/** A 2026-07-28 request's client, from the envelope classifyMessage has checked. */
+function modernClient(params: Record<string, unknown>): ModernClient {
+  const meta = isObject(params._meta) ? params._meta : {};
+  const level = meta[META.logLevel];
+  return { capabilities: meta[META.clientCapabilities], ...(isLogLevel(level) ? { log: { level, messages: [] } } : {}) };
+}
+
+/** Refuses a call that needs client capabilities the request did not declare (-32021; HTTP 400 in the 2026-07-28 era). */
+function capabilityRefusal(id: Id, missing: ClientCapabilities, what: string): JsonRpcResponse {
+  const { code, message, data } = missingCapabilityError(missing, what);
+  return rpcError(id, code, message, data);
+}
+
+/** An SSE response stream's headers: proxies are asked not to buffer it. */
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
 function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: readonly AnyOperation[], limits: RequestLimits, endpoint: Endpoint): McpPost {
   const tools = buildToolList(catalog);
+  const diagnostics = new Map((endpoint.diagnostics ?? []).map((d) => [d.entry.name, d]));
+  /** tools/list of the 2026-07-28 era: the catalog's tools, then the diagnostic tools when served. */
+  const modernTools = diagnostics.size > 0 ? [...tools.list, ...[...diagnostics.values()].map((d) => d.entry)] : tools.list;
+  /** server/discover's capabilities: `logging` too where a tool of this endpoint sends its caller log messages. */
+  const modernCapabilities = catalog.some((op) => op.clientLogs) || [...diagnostics.values()].some((d) => d.clientLogs) ? { ...CAPABILITIES, logging: {} } : CAPABILITIES;
   const { mcpBatchMax, mcpBatchMaxBytes } = services.config;
   const base = services.config.publicBaseUrl;
   const toolset = endpoint.toolset;
@@ -180,9 +226,14 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
    * as in the HTTP headers; a 402 carries the offer as `x402/error` in the result, and the x402
    * headers (PAYMENT-REQUIRED, PAYMENT-RESPONSE) go on the HTTP response through `headers`.
    * A cacheable tool's result is answered again while the change feed stands still (Operation.cacheMs).
+   * A tool that needs client capabilities (Operation.clientCapabilities) runs only for a request that
+   * declares them: a legacy request declares none (this stateless server keeps nothing of initialize).
    */
-  async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>, modern: boolean): Promise<JsonRpcResponse> {
+  async function callTool(request: FastifyRequest, id: Id, params: unknown, headers: Record<string, string>, client: ModernClient | undefined): Promise<JsonRpcResponse> {
     if (!isObject(params) || typeof params.name !== 'string') return rpcError(id, -32602, 'params.name (the tool name) is required');
+    const modern = client !== undefined;
+    const diagnostic = modern ? diagnostics.get(params.name) : undefined;
+    if (diagnostic) return diagnosticCall(request, id, diagnostic, params, client!);
     const op = tools.byName.get(params.name);
     if (!op) {
       // A tool of another toolset: say where it is served.
@@ -192,7 +243,10 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
     }
     const args = params.arguments ?? {};
     if (!isObject(args)) return rpcError(id, -32602, 'params.arguments must be an object');
-    const maxAgeMs = op.cacheMs?.(services.config) ?? 0;
+    const missing = op.clientCapabilities && missingCapabilities(op.clientCapabilities, client?.capabilities);
+    if (missing) return capabilityRefusal(id, missing, params.name);
+    // A tool that logs to its caller is never answered from the cache, which keeps no log messages.
+    const maxAgeMs = op.clientLogs ? 0 : (op.cacheMs?.(services.config) ?? 0);
     const cacheKey = maxAgeMs > 0 ? `${op.name} ${modern ? 'modern' : 'legacy'} ${JSON.stringify(args)}` : undefined;
     try {
       const version = cacheKey ? await latestChange(services.db.kysely) : 0;
@@ -203,6 +257,7 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
         return { jsonrpc: '2.0', id, result: hit };
       }
       const ctx = requestCtx(services, request);
+      if (client?.log && ctx.response) ctx.response.log = client.log;
       const metaPayment = isObject(params._meta) ? params._meta['x402/payment'] : undefined;
       if (isObject(metaPayment)) ctx.payment = encodeJson(metaPayment);
       else if (typeof metaPayment === 'string' && metaPayment.trim() !== '') ctx.payment = metaPayment.trim();
@@ -235,6 +290,24 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
     }
   }
 
+  /**
+   * A call of a diagnostic tool (mcp-diagnostics.ts), under the rules of every tool: the client
+   * capabilities it needs, the log level asked for. Input it asks of the client travels inside its
+   * result (InputRequiredResult), and only of kinds the request declared.
+   */
+  function diagnosticCall(request: FastifyRequest, id: Id, tool: DiagnosticTool, params: Record<string, unknown>, client: ModernClient): JsonRpcResponse {
+    const missing = tool.clientCapabilities && missingCapabilities(tool.clientCapabilities, client.capabilities);
+    if (missing) return capabilityRefusal(id, missing, tool.entry.name);
+    const ctx = requestCtx(services, request);
+    if (client.log && ctx.response) ctx.response.log = client.log;
+    countToolCall(services.usage, tool.entry.name);
+    const result = tool.run(ctx, params);
+    if (result.resultType !== 'input_required') return { jsonrpc: '2.0', id, result: { ...result, resultType: 'complete' } };
+    const undeclared = missingForInputRequests(result.inputRequests, client.capabilities);
+    if (undeclared) return capabilityRefusal(id, undeclared, `${tool.entry.name}'s input request`);
+    return { jsonrpc: '2.0', id, result };
+  }
+
   /** A legacy-era message (2025-03-26 .. 2025-11-25); null for a notification. */
   async function legacyMessage(request: FastifyRequest, msg: unknown, headers: Record<string, string>): Promise<JsonRpcResponse | null> {
     if (!isObject(msg)) return rpcError(null, -32600, 'Invalid Request: expected a JSON-RPC 2.0 object');
@@ -265,7 +338,7 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
       case 'resources/templates/list':
         return { jsonrpc: '2.0', id: rid, result: { resourceTemplates: [] } };
       case 'tools/call':
-        return callTool(request, rid, msg.params, headers, false);
+        return callTool(request, rid, msg.params, headers, undefined);
       default:
         return rpcError(rid, -32601, `Method not found: ${msg.method}`);
     }
@@ -273,21 +346,31 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
 
   const complete = (id: Id, result: Record<string, unknown>) => ({ status: 200, body: { jsonrpc: '2.0' as const, id, result: { ...result, resultType: 'complete' } } });
 
-  /** A modern-era request (2026-07-28): every result says `resultType`; removed or unknown methods are 404. */
-  async function modernRequest(request: FastifyRequest, id: Id, method: string, params: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: JsonRpcResponse }> {
+  /**
+   * A modern-era request (2026-07-28): every result says `resultType`; removed or unknown methods are
+   * 404. A tools/call answers with the log messages its request asked for (`notifications`), which
+   * go before the answer on an SSE stream.
+   */
+  async function modernRequest(
+    request: FastifyRequest,
+    id: Id,
+    method: string,
+    params: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: JsonRpcResponse; notifications?: unknown[] }> {
     switch (method) {
       case 'server/discover':
         return complete(id, {
           // Every version this endpoint serves, the legacy ones through initialize; -32022 lists the same.
           supportedVersions: [...SUPPORTED_VERSIONS],
-          capabilities: CAPABILITIES,
+          capabilities: modernCapabilities,
           instructions,
           ttlMs: TOOLS_TTL_MS,
           cacheScope: 'public',
           _meta: { [META.serverInfo]: serverInfo },
         });
       case 'tools/list':
-        return complete(id, { tools: tools.list, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
+        return complete(id, { tools: modernTools, ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       // Rollcall publishes no prompts or resources; the lists answer empty (and cacheable) so generic
       // clients that ask for them get an answer rather than an error.
       case 'prompts/list':
@@ -296,8 +379,14 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
         return complete(id, { resources: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
       case 'resources/templates/list':
         return complete(id, { resourceTemplates: [], ttlMs: TOOLS_TTL_MS, cacheScope: 'public' });
-      case 'tools/call':
-        return { status: 200, body: await callTool(request, id, params, headers, true) };
+      case 'tools/call': {
+        const client = modernClient(params);
+        const body = await callTool(request, id, params, headers, client);
+        if ('error' in body && body.error.code === MISSING_CLIENT_CAPABILITY) return { status: 400, body };
+        const messages = client.log?.messages ?? [];
+        const notifications = messages.map((m) => ({ jsonrpc: '2.0', method: 'notifications/message', params: m }));
+        return { status: 200, body, ...(notifications.length > 0 ? { notifications } : {}) };
+      }
       default:
         // initialize and ping do not exist in this era; neither does anything we do not serve.
         return { status: 404, body: rpcError(id, -32601, `Method not found: ${method}`) };
@@ -344,8 +433,16 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
    * a stream. (A function of the door, not a closure per request: see standardHeaders.)
    */
   function respond(reply: FastifyReply, mode: 'json' | 'sse', status: number, answer: unknown) {
-    if (status === 200 && mode === 'sse') return reply.code(200).headers({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).send(`event: message\ndata: ${toJson(answer)}\n\n`);
+    if (status === 200 && mode === 'sse') return stream(reply, [answer]);
     return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(toBody(answer));
+  }
+
+  /** Messages as one SSE response stream, the answer last: it ends the stream. */
+  function stream(reply: FastifyReply, messages: unknown[]) {
+    return reply
+      .code(200)
+      .headers(SSE_HEADERS)
+      .send(messages.map((m) => `event: message\ndata: ${toJson(m)}\n\n`).join(''));
   }
 
   const sendRejection = (reply: FastifyReply, rejection: Rejection, id: Id | null) => reply.code(rejection.status).send(rpcError(id, rejection.code, rejection.message, rejection.data));
@@ -430,6 +527,8 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
       // A modern request always has a readable id here (classifyMessage sends the others to the legacy rules).
       const answer = await modernRequest(request, id!, era.method, era.params, headers);
       reply.headers(headers);
+      // Log messages need a stream; a client that takes only JSON is sent the answer alone.
+      if (answer.notifications && answer.status === 200 && (mode === 'sse' || acceptsEventStream(request.headers.accept))) return stream(reply, [...answer.notifications, answer.body]);
       return respond(reply, mode, answer.status, answer.body);
     }
     const answer = await legacyMessage(request, body, headers);

@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { type AppError, badRequest, invalidInput } from './errors.ts';
 import { COUNTERS, toolCounter, type UsageCounters } from './usage/counters.ts';
 import type { HostBudgets } from './budget/host-budgets.ts';
+import type { ClientLog } from './client-log.ts';
 
 /** What every operation may use: injected once per process. Domains add their runtime objects beside these. */
 export interface BaseServices {
@@ -55,7 +56,18 @@ export interface Ctx extends BaseServices {
 export interface ResponseExtras {
   headers: Record<string, string>;
   meta: Record<string, unknown>;
+  /**
+   * Log messages for the caller (client-log.ts `clientLog`): open only when the request asked for
+   * a level, and only where the door can deliver them (an MCP request of the 2026-07-28 era).
+   */
+  log?: ClientLog;
 }
+
+/**
+ * MCP client capabilities, in the shape a client declares them (`{ sampling: {}, elicitation: { form: {} } }`).
+ * Only the MCP door reads them.
+ */
+export type ClientCapabilities = Record<string, Record<string, unknown>>;
 
 /** `cli`: the operator's command line (src/cli) running an operation in-process. */
 export type Door = 'rest' | 'mcp' | 'a2a' | 'cli';
@@ -77,6 +89,14 @@ export interface Operation<S extends z.ZodType = z.ZodType, R = unknown, X = unk
    * next_step naming it says so in `needs` (next-step.ts).
    */
   ownerOnly?: boolean;
+  /**
+   * MCP client capabilities a call cannot do without (it asks the client for a sampling, an
+   * elicitation or its roots): the MCP door refuses a call whose request did not declare them
+   * (-32021, with `requiredCapabilities`), before the handler runs.
+   */
+  clientCapabilities?: ClientCapabilities;
+  /** Sends its caller log messages (`clientLog`): the MCP endpoint that serves it declares the logging capability. */
+  clientLogs?: boolean;
   /** A short human title (tools/list `title`). */
   title?: string;
   /** MCP tool annotations: hints for clients deciding whether to confirm a call. */
