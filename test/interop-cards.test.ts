@@ -114,7 +114,7 @@ test(`each card's version and title are what an MCP SDK client sees in serverInf
 
 test(`the AI Catalog lists every Server Card at its reserved place, with the card's version (${engine})`, async () => {
   const catalog = await (await fetch(`${base}/.well-known/ai-catalog.json`)).json();
-  const entries = catalog.entries.filter((e: { type: string }) => e.type === CARD_TYPE);
+  const entries = catalog.entries.filter((e: { mediaType: string }) => e.mediaType === CARD_TYPE);
   assert.deepEqual(
     entries.map((e: { url: string }) => e.url),
     CARDS.map((c) => `${base}${c.endpoints[0]}/server-card`),

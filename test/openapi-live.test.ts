@@ -12,6 +12,7 @@ import { setListingState } from './helpers/state.ts';
 import { startUpstreamRegistry, type UpstreamRegistry } from './peers/upstream-registry.ts';
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { createCatalogClient } from '../src/catalog/client.ts';
+import { catalogUrn } from '../src/registry/air.ts';
 
 const CATALOG_SERVER = 'io.github.21st-dev/magic-mcp';
 
@@ -48,6 +49,7 @@ const SAMPLES: Record<string, () => string> = {
   q: () => 'magic',
   listing_id: () => listingId,
   artifact: () => 'kernel',
+  identifier: () => catalogUrn(CATALOG_SERVER),
 };
 
 /** Optional parameters a path needs to answer 200 (its input asks for one of several fields). */
@@ -101,13 +103,13 @@ test(`every GET of /openapi.json answers what the document says, 200s typed (${e
     assert.ok(media, `GET ${url} ${res.status}: ${type} is not a content type the document gives (${Object.keys(content).join(', ')})`);
     const schema = content[media].schema;
     assert.ok(schema, `GET ${url} ${res.status}: ${media} has no schema`);
-    const body = type === 'application/json' ? JSON.parse(text) : text;
+    const body = /^application\/([\w.-]+\+)?json$/.test(type) ? JSON.parse(text) : text;
     const validate = ajv.compile(rebase(schema));
     assert.ok(validate(body), `GET ${url} ${res.status} does not match its schema: ${JSON.stringify(validate.errors?.slice(0, 5))}\n${text.slice(0, 300)}`);
     checked.push(`${res.status} ${path}`);
     if (res.status === 200 && type === 'application/json') ok200.push(path);
   }
-  for (const path of ['/api/listings/status', '/api/listings/active', '/api/ard/search', '/api/products/demo', '/v0.1/servers/{serverName}/versions/{version}', '/healthz', '/.well-known/agent-card.json']) {
+  for (const path of ['/api/listings/status', '/api/listings/active', '/api/ard/search', '/api/ard/resolve', '/api/products/demo', '/v0.1/servers/{serverName}/versions/{version}', '/healthz', '/.well-known/agent-card.json']) {
     assert.ok(ok200.includes(path), `${path} answered 200 and was validated (${checked.join(', ')})`);
   }
   assert.ok(checked.length >= 40, `${checked.length} GETs validated`);

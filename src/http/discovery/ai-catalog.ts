@@ -3,7 +3,6 @@
 // each with exactly the members the specification's CDDL defines (`mediaType`, not ARD's `type`;
 // ARD's `capabilities` and `representativeQueries` are in the ARD manifest, ard-manifest.ts).
 import type { DiscoveryModel } from './model.ts';
-import { SERVER_DESCRIPTION } from './server-card.ts';
 import { discoverySurfaces } from './surfaces.ts';
 
 export const AI_CATALOG_SPEC_VERSION = '1.0';
@@ -22,6 +21,7 @@ export function aiCatalogDocument(model: DiscoveryModel) {
       version: s.version,
       tags: s.tags,
     })),
-    metadata: { description: SERVER_DESCRIPTION, ardManifest: model.docs.ard },
+    // Where ARD clients find the same entries in ARD's form.
+    metadata: { ardManifest: model.docs.ard },
   };
 }

@@ -200,7 +200,7 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
           '200': {
             description: 'The document (public, cached for 300 s; ETag is a hash of the bytes)',
             content: {
-              [doc.contentType]: { schema: doc.contentType.startsWith('application/json') ? { type: 'object' } : { type: 'string' } },
+              [doc.contentType]: { schema: /^application\/([\w.-]+\+)?json\b/.test(doc.contentType) ? { type: 'object' } : { type: 'string' } },
               ...(doc.acceptedType ? { [doc.acceptedType]: { schema: { type: 'object' } } } : {}),
             },
           },
