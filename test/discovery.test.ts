@@ -40,6 +40,7 @@ after(async () => {
 const EXPECTED: Record<string, 'json' | 'text' | 'ai-catalog'> = {
   '/.well-known/ai-catalog.json': 'ai-catalog',
   '/.well-known/ard.json': 'json',
+  '/robots.txt': 'text',
   '/.well-known/agent-card.json': 'json',
   '/.well-known/agent.json': 'json',
   '/.well-known/mcp.json': 'json',
@@ -156,6 +157,8 @@ test('ard.json is ARD\'s manifest and ai-catalog.json the AI Catalog 1.0, each v
   assert.deepEqual(aiCatalogProblems(catalog), [], 'Agent-Card/ai-catalog 634a09d CDDL');
   assert.equal(catalog.specVersion, '1.0');
   assert.ok(ardManifestProblems(catalog).length > 0, 'two documents: the AI Catalog names the media type mediaType, ARD type');
+  assert.ok(aiCatalogProblems(ard).length > 0, 'and the AI Catalog\'s entry is closed to ARD\'s members');
+  assert.match((await fetchText('/robots.txt')).text, new RegExp(`^Agentmap: ${app.config.publicBaseUrl}/\\.well-known/ard\\.json$`, 'm'), 'where ARD sends crawlers');
   const host = new URL(app.config.publicBaseUrl).hostname;
   // Both list the same surfaces under Rollcall's own identifiers.
   assert.deepEqual(catalog.entries.map((e: { identifier: string }) => e.identifier), ard.entries.map((e: { identifier: string }) => e.identifier));

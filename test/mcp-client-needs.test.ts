@@ -94,7 +94,7 @@ const call = (at: string, id: number, name: string, client: Parameters<typeof mo
   modern(at, id, 'tools/call', { name, arguments: {}, ...extra }, client, accept);
 const legacy = (at: string, id: number, method: string, params: Record<string, unknown> = {}) => post(`${at}/api/mcp`, { jsonrpc: '2.0', id, method, params }, {});
 
-test('without MCP_CONFORMANCE_TOOLS no diagnostic tool exists, in either era, and tools/list keeps its size', async () => {
+test('without MCP_CONFORMANCE_TOOLS no diagnostic tool exists, in either era, nor in the GET info object', async () => {
   const modernList = (await modern(plainBase, 1, 'tools/list', {})).messages[0]!.result.tools;
   const legacyList = (await legacy(plainBase, 2, 'tools/list')).messages[0]!.result.tools;
   assert.deepEqual(modernList, legacyList, 'the same tools in both eras');

@@ -164,6 +164,8 @@ test('POST /search filters by type, publisher and identifier; an MCP listing com
     const card = weather.body.results[0].data;
     assert.deepEqual(serverCardProblems(card), []);
     assert.equal(card.name, `${host.split('.').reverse().join('.')}/${body.id}`, 'the name its identifier projects from');
+    assert.equal(card.version, '2.0.1', 'the version its serverInfo gave the probe');
+    assert.equal(weather.body.results[0].version, '2.0.1');
     assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: mcp.url }], 'the card says where to connect');
     assert.equal((await ardPost({ query: { text: 'translate text', filter: { type: 'application/x-skill' } } })).body.results.length, 0, 'a media type Rollcall does not list');
     const one = await ardPost({ query: { text: 'translate text', filter: { identifier: translator.identifier } } });
@@ -192,10 +194,12 @@ test('ARD errors are {errorCode, message}; POST /explore is 501; old identifiers
     assert.equal(res.body.field, field, JSON.stringify(body));
     assert.ok(res.body.message.includes(field), res.body.message);
   }
-  const explore = await postJson(app, '/explore', { resultType: { facets: [{ field: 'type' }] } });
-  assert.equal(explore.status, 501);
-  assert.deepEqual(ardErrorProblems(explore.body), []);
-  assert.equal(explore.body.errorCode, 'UNIMPLEMENTED');
+  for (const body of [{ resultType: { facets: [{ field: 'type' }] } }, {}]) {
+    const explore = await postJson(app, '/explore', body);
+    assert.equal(explore.status, 501, 'Explore is not implemented, whatever is asked');
+    assert.deepEqual(ardErrorProblems(explore.body), []);
+    assert.equal(explore.body.errorCode, 'UNIMPLEMENTED');
+  }
 
   const [hit] = (await ardPost({ query: { text: 'kubernetes' }, pageSize: 1 })).body.results;
   const resolve = (id: string) => app.http.inject({ method: 'GET', url: `/api/ard/resolve?identifier=${encodeURIComponent(id)}` });

@@ -12,11 +12,16 @@ export function isArdApiUrl(url: string): boolean {
   return ARD_API_PATHS.has(url.split(/[?#]/, 1)[0]!);
 }
 
-/** Appendix B's codes by status; a status it does not list gets the gRPC-style name ARD's codes follow. */
+/**
+ * Appendix B's codes by status, and for the statuses it does not list the gRPC-style names its
+ * codes follow; any other 4xx is INVALID_ARGUMENT, any other 5xx INTERNAL_ERROR.
+ */
 const CODES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
+  405: 'UNIMPLEMENTED',
   413: 'INVALID_ARGUMENT',
   415: 'INVALID_ARGUMENT',
   429: 'RATE_LIMIT_EXCEEDED',

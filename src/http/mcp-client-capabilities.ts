@@ -2,8 +2,9 @@
 // client declares its capabilities in every request's `_meta`). A server must not rely on a
 // capability the client did not declare: a tool that needs one is refused with
 // MissingRequiredClientCapability (-32021, HTTP 400), whose `data.requiredCapabilities` is a
-// ClientCapabilities object of exactly what is missing; and input asked of the client inside a
-// result (an InputRequiredResult) may only be of kinds the client declared.
+// ClientCapabilities object of exactly what is missing. A tool that asks the client for input
+// inside its result (an InputRequiredResult) names the capability that input needs, so the same
+// check covers it.
 import type { ClientCapabilities } from '../platform/operation.ts';
 
 export const MISSING_CLIENT_CAPABILITY = -32021;
@@ -30,32 +31,6 @@ export function missingCapabilities(required: ClientCapabilities, declared: unkn
     if (lacking.length > 0) missing[name] = Object.fromEntries(lacking);
   }
   return Object.keys(missing).length > 0 ? missing : undefined;
-}
-
-/** The capability one input request of an InputRequiredResult needs, by its method (and mode). */
-function inputRequestNeeds(request: unknown): ClientCapabilities {
-  const method = isObject(request) ? request.method : undefined;
-  const params = isObject(request) && isObject(request.params) ? request.params : {};
-  switch (method) {
-    case 'elicitation/create':
-      return { elicitation: params.mode === 'url' ? { url: {} } : { form: {} } };
-    case 'sampling/createMessage':
-      return { sampling: params.tools !== undefined || params.toolChoice !== undefined ? { tools: {} } : {} };
-    case 'roots/list':
-      return { roots: {} };
-    default:
-      // Nothing else may be asked of a client inside a result: a door bug, never sent.
-      throw new Error(`an input request may not be ${String(method)}`);
-  }
-}
-
-/** What the input requests of an InputRequiredResult need that the client did not declare. */
-export function missingForInputRequests(inputRequests: unknown, declared: unknown): ClientCapabilities | undefined {
-  const required: ClientCapabilities = {};
-  for (const request of Object.values(isObject(inputRequests) ? inputRequests : {})) {
-    for (const [name, members] of Object.entries(inputRequestNeeds(request))) required[name] = { ...required[name], ...members };
-  }
-  return missingCapabilities(required, declared);
 }
 
 /** The -32021 error for what is missing. */

@@ -24,7 +24,7 @@ import { limitHeaders, type LimitState, type RequestKind, type RequestLimits } f
 import { serverCard } from './discovery/server-card.ts';
 import { isLogLevel, type ClientLog } from '../platform/client-log.ts';
 import type { ClientCapabilities } from '../platform/operation.ts';
-import { MISSING_CLIENT_CAPABILITY, missingCapabilities, missingCapabilityError, missingForInputRequests } from './mcp-client-capabilities.ts';
+import { MISSING_CLIENT_CAPABILITY, missingCapabilities, missingCapabilityError } from './mcp-client-capabilities.ts';
 import { DIAGNOSTIC_TOOLS, type DiagnosticTool } from './mcp-diagnostics.ts';
 import {
   batchHasModernMessage,
@@ -302,9 +302,8 @@ function serveEndpoint(app: FastifyInstance, services: BaseServices, catalog: re
     if (client.log && ctx.response) ctx.response.log = client.log;
     countToolCall(services.usage, tool.entry.name);
     const result = tool.run(ctx, params);
+    // Input asked inside the result is of the kinds the tool's clientCapabilities name, checked above.
     if (result.resultType !== 'input_required') return { jsonrpc: '2.0', id, result: { ...result, resultType: 'complete' } };
-    const undeclared = missingForInputRequests(result.inputRequests, client.capabilities);
-    if (undeclared) return capabilityRefusal(id, undeclared, `${tool.entry.name}'s input request`);
     return { jsonrpc: '2.0', id, result };
   }
 

@@ -104,7 +104,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/api/ard/search', operation: ardSearch, from: 'body', summary: 'Natural-language search (body {q, limit?, kind?})' },
   { method: 'GET', path: '/api/ard/resolve', operation: ardResolve, from: 'query', summary: 'The entry an urn:air identifier names (identifiers of the earlier form too, with a Sunset header)', responses: { '404': 'not_found: no Live listing or catalog server has it' } },
   { method: 'POST', path: '/search', operation: ardRegistrySearch, from: 'body', shape: 'ard', summary: 'ARD registry search: {query: {text, filter?}, federation?, pageSize?, pageToken?} -> {results, pageToken?}' },
-  { method: 'POST', path: '/explore', operation: ardExplore, from: 'body', shape: 'ard', summary: 'ARD registry explore: not implemented (501)', responses: { '501': 'UNIMPLEMENTED: use POST /search' } },
+  { method: 'POST', path: '/explore', operation: ardExplore, from: 'query', shape: 'ard', summary: 'ARD registry explore: not implemented (501)', responses: { '501': 'UNIMPLEMENTED: use POST /search' } },
   {
     method: 'GET',
     path: '/api/products/demo',

@@ -145,6 +145,9 @@ export function probeState(report: ProbeReport, now: string, previousReport?: st
       ...(report.instructions ? { instructions: report.instructions } : {}),
       ...(toolList ? { tool_list: toolList } : {}),
       ...(report.cardSignature ? { card_signature: report.cardSignature } : {}),
+      // Where the card was read and the version the server says it is (ARD entries carry both).
+      ...(report.ok && report.cardUrl ? { card_url: report.cardUrl.slice(0, 2048) } : {}),
+      ...(report.ok && report.version ? { version: cleanText(report.version, 255) } : {}),
     }),
     checks_clean: report.checks.every((c) => c.pass) ? 1 : 0,
   };

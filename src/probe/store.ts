@@ -28,6 +28,28 @@ export function contextCostOf(report: string | null): ContextCost | null {
   }
 }
 
+/** What a listing's last successful probe read: the agent card's URL, and the version the card or the MCP server's serverInfo gives. */
+export interface ProbedFacts {
+  cardUrl?: string;
+  version?: string;
+}
+
+/** The probed facts of these listings (those whose report holds none are left out). */
+export async function loadProbedFacts(ex: Executor, ids: string[]): Promise<Map<string, ProbedFacts>> {
+  const states = await loadProbeStates(ex, ids);
+  const out = new Map<string, ProbedFacts>();
+  for (const [id, state] of states) {
+    try {
+      const report = JSON.parse(state.report ?? '{}') as { card_url?: unknown; version?: unknown };
+      const facts = { ...(typeof report.card_url === 'string' ? { cardUrl: report.card_url } : {}), ...(typeof report.version === 'string' && report.version ? { version: report.version } : {}) };
+      if (Object.keys(facts).length) out.set(id, facts);
+    } catch {
+      // a report that does not parse has no facts to give
+    }
+  }
+  return out;
+}
+
 /** Whether an agent's card is signed and its signature holds, as its last probe that read the card found; null otherwise. */
 export function cardSignatureOf(report: string | null): CardSignatureStatus | null {
   if (!report) return null;

@@ -1,12 +1,13 @@
 // A search hit as an ARD catalog entry (ard-spec 5fa2f5a, ai-catalog.schema.json's catalogEntry),
 // what the ARD registry API answers. `type` is the media type of what the entry carries:
-// - an agent: its A2A agent card, by `url` (the card Rollcall listed and probed);
+// - an agent: its A2A agent card, by `url` (where its last probe read the card);
 // - an MCP server: an MCP Server Card inline (`data`), made from what Rollcall knows of it (the
 //   catalog's server.json, or the listing's probe): Rollcall has no card URL to give for it, and a
 //   client connects from the card's `remotes`.
 // Rollcall's own facts about a hit (origin, health, listing id, status link, probe score, card
 // signature) travel in `metadata`, whose values ARD keeps to scalars.
 import type { CatalogEntry } from '../catalog/store.ts';
+import type { ProbedFacts } from '../probe/store.ts';
 import type { Hit } from './search.ts';
 import { catalogNameOf } from './air.ts';
 
@@ -16,10 +17,13 @@ export const MEDIA_TYPES = {
   registry: 'application/ai-registry+json',
 } as const;
 
+/** This registry's base URL: the `source` of every result and the `url` of its registry entry (POST <base>search). */
+export const registryBase = (publicBaseUrl: string) => `${publicBaseUrl}/`;
+
 /** The Server Card's `$schema` (SEP-2127: its only allowed value). */
 export const SERVER_CARD_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 
-/** A listing's server card says this: the probe reads the server's version but does not keep it. */
+/** A listing's server card says this when no probe since probes kept the version has read it. */
 const UNKNOWN_VERSION = 'unknown';
 
 /** The Server Card's limits (description and title at most 100 characters). */
@@ -61,8 +65,14 @@ function serverCard(fields: { name: string; version: string; title: string; desc
   };
 }
 
-/** The entry of one hit; `catalog` holds the catalog entries of the catalog hits, by server name. */
-export function ardEntry(hit: Hit, catalog: Map<string, CatalogEntry>): ArdEntry {
+/** What the entries of some hits are made from: the catalog entries by server name, the listings' probed facts by listing id. */
+export interface EntryFacts {
+  catalog: Map<string, CatalogEntry>;
+  probed: Map<string, ProbedFacts>;
+}
+
+/** The entry of one hit. */
+export function ardEntry(hit: Hit, facts: EntryFacts): ArdEntry {
   const metadata: ArdEntry['metadata'] = {
     kind: hit.kind,
     origin: hit.source,
@@ -72,8 +82,13 @@ export function ardEntry(hit: Hit, catalog: Map<string, CatalogEntry>): ArdEntry
     ...(hit.server ? { server: hit.server } : {}),
   };
   const common = { identifier: hit.identifier, displayName: hit.name, ...(hit.description ? { description: hit.description } : {}) };
-  if (hit.kind === 'agent' && hit.url) return { ...common, type: MEDIA_TYPES.a2aAgentCard, url: hit.url, metadata };
-  const entry = hit.server ? catalog.get(hit.server) : undefined;
+  const probed = hit.listing_id ? facts.probed.get(hit.listing_id) : undefined;
+  if (hit.kind === 'agent') {
+    // A listing probed before probes kept the card's URL: the URL it was listed by (most are the card's).
+    const url = probed?.cardUrl ?? hit.url ?? hit.status_url ?? '';
+    return { ...common, type: MEDIA_TYPES.a2aAgentCard, url, ...(probed?.version ? { version: probed.version } : {}), metadata };
+  }
+  const entry = hit.server ? facts.catalog.get(hit.server) : undefined;
   if (entry) {
     const data = serverCard({ name: entry.name, version: entry.version, title: entry.title ?? hit.name, description: entry.description, remotes: catalogRemotes(entry), websiteUrl: entry.websiteUrl });
     return { ...common, type: MEDIA_TYPES.mcpServerCard, data, version: entry.version, metadata };
@@ -81,10 +96,10 @@ export function ardEntry(hit: Hit, catalog: Map<string, CatalogEntry>): ArdEntry
   const data = serverCard({
     // The name its identifier projects from (`urn:air:rollcall.dev:mcp:<id>` -> `dev.rollcall/<id>`).
     name: catalogNameOf(hit.identifier) ?? `rollcall/${hit.listing_id ?? 'unknown'}`,
-    version: UNKNOWN_VERSION,
+    version: probed?.version ?? UNKNOWN_VERSION,
     title: hit.name,
     description: hit.description,
     remotes: hit.url ? [{ type: 'streamable-http', url: hit.url }] : [],
   });
-  return { ...common, type: MEDIA_TYPES.mcpServerCard, data, metadata };
+  return { ...common, type: MEDIA_TYPES.mcpServerCard, data, ...(probed?.version ? { version: probed.version } : {}), metadata };
 }

@@ -14,11 +14,12 @@ import { z } from 'zod';
 import { defineOperation } from '../platform/operation.ts';
 import { AppError, badRequest, notFound } from '../platform/errors.ts';
 import { findListingsByIds } from '../listings/store.ts';
-import { findCatalogEntries, type CatalogEntry } from '../catalog/store.ts';
+import { findCatalogEntries } from '../catalog/store.ts';
+import { loadProbedFacts } from '../probe/store.ts';
 import { catalogDoc, catalogDocId, listingDoc, listingDocId } from '../search/docs.ts';
 import type { SearchFilter } from '../search/engine.ts';
 import { DEFAULT_LIMIT, present, queryField, search, type Found, type Hit, type SearchCtx } from './search.ts';
-import { ardEntry, MEDIA_TYPES } from './ard-entry.ts';
+import { ardEntry, MEDIA_TYPES, registryBase, type EntryFacts } from './ard-entry.ts';
 import { AIR_PATTERN, airHost, catalogNameOf, catalogUrn, LEGACY_AIR_UNTIL, legacyCatalogName, parseAir } from './air.ts';
 
 /** Relevance ranks at most this many hits; pages reach no further. */
@@ -30,13 +31,12 @@ type FilterKey = (typeof FILTER_KEYS)[number];
 /** A filter value: an array, or a bare scalar read as a one-element array (section 7.1). */
 const filterValue = z.union([z.string().max(500), z.array(z.string().max(500)).max(50)]);
 
-/** This registry's base URL: the `source` of every result and the `url` of its registry entry. */
-export const registryBase = (publicBaseUrl: string) => `${publicBaseUrl}/`;
-
-/** The catalog entries of the catalog hits, by server name (their server cards are made from them). */
-async function catalogOf(ctx: SearchCtx, hits: Hit[]): Promise<Map<string, CatalogEntry>> {
+/** What the hits' entries are made from: the catalog hits' entries, the listing hits' probed facts. */
+async function factsOf(ctx: SearchCtx, hits: Hit[]): Promise<EntryFacts> {
   const names = hits.map((h) => h.server).filter((s): s is string => Boolean(s));
-  return new Map((names.length ? await findCatalogEntries(ctx.db.kysely, names) : []).map((e) => [e.name, e]));
+  const ids = hits.map((h) => h.listing_id).filter((s): s is string => Boolean(s));
+  const [entries, probed] = await Promise.all([names.length ? findCatalogEntries(ctx.db.kysely, names) : [], loadProbedFacts(ctx.db.kysely, ids)]);
+  return { catalog: new Map(entries.map((e) => [e.name, e])), probed };
 }
 
 /** The listing or catalog server an identifier names (current form, or a catalog server's earlier form while it resolves). */
@@ -117,9 +117,9 @@ export const ardRegistrySearch = defineOperation({
     if (identifiers) presented = presented.filter((h) => identifiers.includes(h.identifier));
     const page = narrowed ? presented.slice(offset, offset + size) : presented.slice(0, size);
     const more = (narrowed ? presented.length > offset + size : hits.length > offset + size) && offset + size < MAX_RANKED;
-    const catalog = await catalogOf(ctx, page);
+    const facts = await factsOf(ctx, page);
     const source = registryBase(ctx.config.publicBaseUrl);
-    const results = page.map((h) => ({ ...ardEntry(h, catalog), score: Math.max(0, Math.min(100, Math.round(h.score ?? 0))), source }));
+    const results = page.map((h) => ({ ...ardEntry(h, facts), score: Math.max(0, Math.min(100, Math.round(h.score ?? 0))), source }));
     return { results, ...referrals, ...(more ? { pageToken: String(offset + size) } : {}) };
   },
 });
@@ -157,7 +157,7 @@ export const ardResolve = defineOperation({
     }
     const [hit] = await present(ctx, [subject.found]);
     if (!hit) throw notFound(`no Live listing or catalog server has the identifier ${JSON.stringify(input.identifier)}`, 'identifier');
-    const entry = ardEntry(hit, await catalogOf(ctx, [hit]));
+    const entry = ardEntry(hit, await factsOf(ctx, [hit]));
     if (subject.legacy && ctx.response) ctx.response.headers.sunset = new Date(LEGACY_AIR_UNTIL).toUTCString();
     return {
       ok: true as const,

@@ -3,7 +3,7 @@
 // each with exactly the members the specification's CDDL defines (`mediaType`, not ARD's `type`;
 // ARD's `capabilities` and `representativeQueries` are in the ARD manifest, ard-manifest.ts).
 import type { DiscoveryModel } from './model.ts';
-import { discoverySurfaces } from './surfaces.ts';
+import { catalogHost, discoverySurfaces } from './surfaces.ts';
 
 export const AI_CATALOG_SPEC_VERSION = '1.0';
 export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
@@ -11,14 +11,14 @@ export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 export function aiCatalogDocument(model: DiscoveryModel) {
   return {
     specVersion: AI_CATALOG_SPEC_VERSION,
-    host: { displayName: 'Rollcall', identifier: model.host, documentationUrl: model.docs.llms },
+    host: catalogHost(model),
     entries: discoverySurfaces(model).map((s) => ({
       identifier: s.identifier,
       displayName: s.displayName,
       mediaType: s.mediaType,
       url: s.url,
       description: s.description,
-      version: s.version,
+      ...(s.version ? { version: s.version } : {}),
       tags: s.tags,
     })),
     // Where ARD clients find the same entries in ARD's form.

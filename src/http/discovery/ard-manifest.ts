@@ -3,21 +3,21 @@
 // the media type in `type`, `capabilities` and 2-5 `representativeQueries`, and the
 // `application/ai-registry+json` entry whose `url` is the base of the ARD API (POST /search).
 import type { DiscoveryModel } from './model.ts';
-import { discoverySurfaces } from './surfaces.ts';
+import { catalogHost, discoverySurfaces } from './surfaces.ts';
 
 export const ARD_SPEC_VERSION = '1.0';
 
 export function ardManifestDocument(model: DiscoveryModel) {
   return {
     specVersion: ARD_SPEC_VERSION,
-    host: { displayName: 'Rollcall', identifier: model.host, documentationUrl: model.docs.llms },
+    host: catalogHost(model),
     entries: discoverySurfaces(model).map((s) => ({
       identifier: s.identifier,
       displayName: s.displayName,
       type: s.mediaType,
       url: s.url,
       description: s.description,
-      version: s.version,
+      ...(s.version ? { version: s.version } : {}),
       tags: s.tags,
       capabilities: s.capabilities,
       representativeQueries: s.representativeQueries,

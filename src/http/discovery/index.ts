@@ -130,7 +130,7 @@ function specs(): Spec[] {
     text(P.llms, 'llms.txt: the service for language models', llmsTxt),
     text(P.llmsFull, 'llms-full.txt: llms.txt plus every tool and route in detail', llmsFullTxt),
     text(P.aiTxt, 'ai.txt: how AI agents may use this service', aiTxt),
-    text(P.robotsAgent, 'robots-agent.txt: what agents and crawlers may fetch, and how fast', robotsAgentTxt),
+    { ...text(P.robotsAgent, 'robots-agent.txt (also /robots.txt): what agents and crawlers may fetch, and how fast', robotsAgentTxt), paths: [P.robotsAgent, P.robots] },
   ];
   const described = all.flatMap((s) => s.paths.map((path) => ({ path, summary: s.summary, contentType: s.contentType, ...(s.variant?.contentType ? { acceptedType: s.variant.contentType } : {}) })));
   const openapi = json([P.openapi], 'OpenAPI 3.1 description of the REST API', (m) =>

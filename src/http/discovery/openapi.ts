@@ -80,20 +80,20 @@ const ardErrorSchema = {
 const ardError = (description: string) => ({ description, content: jsonContent({ $ref: '#/components/schemas/ArdError' }) });
 
 /** An ARD route's result as the operation's output schema gives it (inside the document, without its own `$schema`). */
-function ardResultSchema(op: RestRoute['operation']): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(op.output ?? z.looseObject({}), { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+function ardResultSchema(output: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
   return schema;
 }
 
-/** An ARD route's answers: its result as ARD gives it (no `ok`), its errors in ARD's shape. */
+/** An ARD route's answers: its result as ARD gives it (no `ok`; none for a route that only refuses), its errors in ARD's shape. */
 function ardResponses(route: RestRoute, result: string): Record<string, unknown> {
   return {
-    '200': { description: 'The result as the ARD API gives it', content: jsonContent({ $ref: `#/components/schemas/${result}` }) },
+    ...(route.operation.output ? { '200': { description: 'The result as the ARD API gives it', content: jsonContent({ $ref: `#/components/schemas/${result}` }) } } : {}),
     ...Object.fromEntries(Object.entries(route.responses ?? {}).map(([status, description]) => [status, ardError(description)])),
     '400': ardError('INVALID_ARGUMENT: a malformed request or an unsupported filter key'),
     '413': ardError('INVALID_ARGUMENT: the body is larger than the limit'),
     '415': ardError('INVALID_ARGUMENT: the body is not application/json'),
-    '429': ardError('RATE_LIMIT_EXCEEDED: the address\'s limit of requests a minute; Retry-After says when to come back'),
+    '429': { $ref: '#/components/responses/ArdRateLimited' },
     '500': ardError('INTERNAL_ERROR'),
     '503': ardError('UNAVAILABLE: the database cannot answer now; Retry-After says when to come back'),
   };
@@ -122,7 +122,8 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
     operationIds.add(operationId);
     const schema = inputJsonSchema(route.operation.input) as { properties?: Record<string, { description?: string }>; required?: string[] };
     const result = `${route.operation.name}_result`;
-    schemas[result] ??= route.shape === 'ard' ? ardResultSchema(route.operation) : successJsonSchema(route.operation);
+    if (route.shape !== 'ard') schemas[result] ??= successJsonSchema(route.operation);
+    else if (route.operation.output) schemas[result] ??= ardResultSchema(route.operation.output);
     const operation: Record<string, unknown> = {
       operationId,
       summary: route.summary,
@@ -250,6 +251,11 @@ export function openApiDocument(base: string, documents: readonly DocumentPath[]
       responses: {
         Error: { description: 'Error', content: jsonContent({ $ref: '#/components/schemas/Error' }) },
         RateLimited: { description: RATE_LIMITED_DESCRIPTION, headers: limitHeaders, content: jsonContent({ $ref: '#/components/schemas/Error' }) },
+        ArdRateLimited: {
+          description: 'RATE_LIMIT_EXCEEDED: the address\'s limit of requests a minute, in the ARD API\'s error body; Retry-After says when to come back.',
+          headers: limitHeaders,
+          content: jsonContent({ $ref: '#/components/schemas/ArdError' }),
+        },
         RegistryRateLimited: {
           description: 'rate_limited, in the MCP registry API\'s own error body.',
           headers: limitHeaders,

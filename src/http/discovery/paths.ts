@@ -32,6 +32,8 @@ export const DOCUMENT_PATHS = {
   llmsFull: '/llms-full.txt',
   aiTxt: '/ai.txt',
   robotsAgent: '/robots-agent.txt',
+  /** The same policy where every crawler looks, with the `Agentmap:` ARD points crawlers to. */
+  robots: '/robots.txt',
   quickstart: '/api/products/quickstart',
 } as const;
 

@@ -9,8 +9,7 @@ import { SERVER_DESCRIPTION } from './server-card.ts';
 import { cardPaths, mcpServerCard } from './mcp-server-card.ts';
 import { TOOLSET_NAMES, TOOLSETS } from '../mcp-toolsets.ts';
 import { ownUrn } from '../../registry/air.ts';
-import { MEDIA_TYPES } from '../../registry/ard-entry.ts';
-import { registryBase } from '../../registry/ard-registry.ts';
+import { MEDIA_TYPES, registryBase } from '../../registry/ard-entry.ts';
 
 /** Natural-language queries an operation answers (for a registry's semantic index). */
 const QUERIES: Record<string, string[]> = {
@@ -44,12 +43,16 @@ export interface Surface {
   mediaType: string;
   url: string;
   description: string;
-  version: string;
+  /** Absent for the registry API, which has no version of its own. */
+  version?: string;
   tags: string[];
   /** The tools, skills or operations it serves (ARD's `capabilities`). */
   capabilities: string[];
   representativeQueries: string[];
 }
+
+/** Who operates both catalogs (the same members in the AI Catalog and ARD): the host name is its verifiable identifier. */
+export const catalogHost = (model: DiscoveryModel) => ({ displayName: 'Rollcall', identifier: model.host, documentationUrl: model.docs.llms });
 
 export function discoverySurfaces(model: DiscoveryModel): Surface[] {
   const urn = (kind: string, id: string) => ownUrn(model.base, kind, id);
@@ -113,7 +116,6 @@ export function discoverySurfaces(model: DiscoveryModel): Surface[] {
       // The ARD API's base URL: POST <url>search, POST <url>explore.
       url: registryBase(model.base),
       description: 'ARD registry search over every MCP server and A2A agent Rollcall knows: the synced catalog and the Live listings.',
-      version: OPENAPI_VERSION,
       tags: ['registry', 'search', 'ard'],
       capabilities: ['search'],
       representativeQueries: representativeQueries(['ard_search', 'search_active']),
