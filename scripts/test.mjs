@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint (Biome) and the dependency rules (dependency-cruiser), then the
-// whole suite on SQLite, then again on PostgreSQL in a fresh database this script creates and drops. PostgreSQL is used when reachable (or DATABASE_URL is
+// whole suite on SQLite, then again on PostgreSQL in a fresh database this script creates and drops
+// (but for the files ENGINE_FREE names, whose outcome does not depend on the engine). PostgreSQL is used when reachable (or DATABASE_URL is
 // set); under CI=true, or with DATABASE_URL set, an unreachable PostgreSQL fails the run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,12 +35,40 @@ function testFiles(dir) {
   });
 }
 
+/**
+ * Files whose outcome does not depend on the database engine run on SQLite only: those that never
+ * open a database (pure functions, the dependency rules, the docs' links, the guarded client) and
+ * two that open one only to have something to show: how every page looks in Chromium (what the
+ * pages hold is pages.test.ts's subject, on both engines) and the documents' shell examples, which
+ * run as a reader runs them, on the embedded database `npm start` uses (docs/performance.md, "The
+ * test suite", has what running them twice cost).
+ */
+const ENGINE_FREE = new Set([
+  'test/a2a-intents.test.ts',
+  'test/architecture.test.ts',
+  'test/cddl-helper.test.ts',
+  'test/config.test.ts',
+  'test/doc-examples.test.ts',
+  'test/docs-links.test.ts',
+  'test/example-arguments.test.ts',
+  'test/guard-tls.test.ts',
+  'test/guard.test.ts',
+  'test/logistic.test.ts',
+  'test/pages-look.test.ts',
+  'test/param-schema.test.ts',
+  'test/rpc.test.ts',
+  'test/url.test.ts',
+  'src/listings/categories.test.ts',
+  'src/platform/budget/reservation.test.ts',
+  'src/platform/ids.test.ts',
+]);
+
 const count = (out, word) => [...out.matchAll(new RegExp(`^ℹ ${word} (\\d+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
 
-async function suite(label, env) {
+async function suite(label, env, { engineFree }) {
   console.log(`\n=== tests on ${label} ===`);
   // The suites in test/ and, beside each store operation in src/, that operation's own test.
-  const files = [...testFiles(path.join(root, 'test')), ...testFiles(path.join(root, 'src'))].sort();
+  const files = [...testFiles(path.join(root, 'test')), ...testFiles(path.join(root, 'src'))].sort().filter((f) => engineFree || !ENGINE_FREE.has(f));
   const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=3', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], env);
   const result = { label, passed: count(out, 'pass'), failed: count(out, 'fail'), code };
   if (code !== 0 && result.failed === 0) result.failed = 1; // the runner itself failed
@@ -85,7 +114,8 @@ for (const [label, args] of checks) {
   }
 }
 
-results.push(await suite('SQLite', { RC_TEST_ENGINE: 'sqlite' }));
+for (const file of ENGINE_FREE) if (!fs.existsSync(path.join(root, file))) throw new Error(`scripts/test.mjs: ENGINE_FREE names ${file}, which does not exist`);
+results.push(await suite('SQLite', { RC_TEST_ENGINE: 'sqlite' }, { engineFree: true }));
 
 const admin = await postgresAdminUrl();
 if (admin.error) {
@@ -102,7 +132,7 @@ if (admin.error) {
   target.pathname = `/${dbName}`;
   await withAdmin(admin.url, `CREATE DATABASE ${dbName}`);
   try {
-    results.push(await suite(`PostgreSQL (${dbName})`, { RC_TEST_ENGINE: 'postgres', RC_TEST_DATABASE_URL: target.toString() }));
+    results.push(await suite(`PostgreSQL (${dbName})`, { RC_TEST_ENGINE: 'postgres', RC_TEST_DATABASE_URL: target.toString() }, { engineFree: false }));
   } finally {
     await withAdmin(admin.url, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
