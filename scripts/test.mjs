@@ -63,35 +63,12 @@ const ENGINE_FREE = new Set([
   'src/platform/ids.test.ts',
 ]);
 
-/**
- * The longest files start first (three run at a time): started late, one of them kept a single
- * file running alone at the end of a half. Listed by their duration in a full run, longest first;
- * the others follow in name order.
- */
-const LONGEST_FIRST = [
-  'test/pages-look.test.ts',
-  'test/doc-examples.test.ts',
-  'test/catalog-cli.test.ts',
-  'test/probe-pool.test.ts',
-  'test/founding-seats.test.ts',
-  'test/reads-write-nothing.test.ts',
-  'test/lock-order.test.ts',
-  'test/process.test.ts',
-  'test/search-seed-only.test.ts',
-  'test/attacks.test.ts',
-  'test/cli-agents.test.ts',
-];
-const byLength = (a, b) => {
-  const [i, j] = [LONGEST_FIRST.indexOf(a), LONGEST_FIRST.indexOf(b)].map((k) => (k < 0 ? LONGEST_FIRST.length : k));
-  return i - j || a.localeCompare(b);
-};
-
 const count = (out, word) => [...out.matchAll(new RegExp(`^ℹ ${word} (\\d+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
 
 async function suite(label, env, { engineFree }) {
   console.log(`\n=== tests on ${label} ===`);
   // The suites in test/ and, beside each store operation in src/, that operation's own test.
-  const files = [...testFiles(path.join(root, 'test')), ...testFiles(path.join(root, 'src'))].sort(byLength).filter((f) => engineFree || !ENGINE_FREE.has(f));
+  const files = [...testFiles(path.join(root, 'test')), ...testFiles(path.join(root, 'src'))].sort().filter((f) => engineFree || !ENGINE_FREE.has(f));
   const { code, out } = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=3', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files], env);
   const result = { label, passed: count(out, 'pass'), failed: count(out, 'fail'), code };
   if (code !== 0 && result.failed === 0) result.failed = 1; // the runner itself failed
@@ -137,7 +114,7 @@ for (const [label, args] of checks) {
   }
 }
 
-for (const file of [...ENGINE_FREE, ...LONGEST_FIRST]) if (!fs.existsSync(path.join(root, file))) throw new Error(`scripts/test.mjs: names ${file}, which does not exist`);
+for (const file of ENGINE_FREE) if (!fs.existsSync(path.join(root, file))) throw new Error(`scripts/test.mjs: ENGINE_FREE names ${file}, which does not exist`);
 results.push(await suite('SQLite', { RC_TEST_ENGINE: 'sqlite' }, { engineFree: true }));
 
 const admin = await postgresAdminUrl();
